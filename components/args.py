@@ -1,0 +1,379 @@
+"""Typed arguments of a connector: the Connector resource's spec as pydantic v2 models.
+
+Stack config and YAML use the resource's camelCase names (a Connector manifest's ``spec:``
+pastes in unchanged); Python callers use snake_case. Unknown fields are refused by name.
+A few values that another resource may produce (image tag and digest, the platform URL, pod
+label and annotation values) may be ``pulumi.Output``s when the component is used from Python.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+import pulumi
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+INT_OR_PERCENT = re.compile(r"^[0-9]+%$")
+ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+
+
+def _is_output(value: object) -> bool:
+    return isinstance(value, pulumi.Output)
+
+
+def _dns_label(value: str) -> str:
+    if len(value) > 63:
+        raise ValueError(f"must be at most 63 characters, got {len(value)}")
+    if not DNS_LABEL.match(value):
+        raise ValueError(
+            "must be a DNS-1123 label: lowercase letters, digits and '-', "
+            "starting and ending with a letter or digit"
+        )
+    return value
+
+
+def _digest(value: Any) -> Any:
+    if _is_output(value) or value is None:
+        return value
+    if not DIGEST.match(value):
+        raise ValueError("must be 'sha256:' followed by 64 lowercase hex digits")
+    return value
+
+
+def _int_or_percent(value: int | str) -> int | str:
+    if isinstance(value, int):
+        if value < 0:
+            raise ValueError("must not be negative")
+        return value
+    if not INT_OR_PERCENT.match(value):
+        raise ValueError("must be a non-negative integer or a percentage like '25%'")
+    return value
+
+
+def _absolute_path(value: str) -> str:
+    if not value.startswith("/"):
+        raise ValueError("must be an absolute path starting with '/'")
+    return value
+
+
+DnsLabel = Annotated[str, AfterValidator(_dns_label)]
+IntOrPercent = Annotated[int | str, AfterValidator(_int_or_percent)]
+AbsolutePath = Annotated[str, AfterValidator(_absolute_path)]
+EnvName = Annotated[str, Field(pattern=ENV_NAME.pattern)]
+Port = Annotated[int, Field(ge=1, le=65535)]
+NonNegative = Annotated[int, Field(ge=0)]
+# A plain string, or an Output of one when the value comes from another resource.
+StrInput = Annotated[Any, AfterValidator(lambda v: _str_input(v))]
+
+
+def _str_input(value: Any) -> Any:
+    if _is_output(value) or isinstance(value, str):
+        return value
+    raise ValueError("must be a string")
+
+
+class Model(BaseModel):
+    """Base of every argument model: camelCase aliases, snake_case names, no unknown fields."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        arbitrary_types_allowed=True,
+        frozen=True,
+    )
+
+
+class ImageArgs(Model):
+    repository: Annotated[str, Field(min_length=1)]
+    registry: str | None = None
+    name: str | None = None
+    tag: StrInput
+    digest: Annotated[Any, AfterValidator(_digest)] = None
+    pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    pull_secrets: list[DnsLabel | str] = []
+    command: list[str] | None = None
+    args: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _tag_not_empty(self) -> ImageArgs:
+        if isinstance(self.tag, str) and not self.tag and self.digest is None:
+            raise ValueError("image.tag must not be empty unless image.digest is set")
+        return self
+
+
+class ServiceArgs(Model):
+    port: Port = 8080
+    type: Literal["ClusterIP", "NodePort", "LoadBalancer"] = "ClusterIP"
+    node_port: Annotated[int, Field(ge=30000, le=32767)] | None = None
+
+    @model_validator(mode="after")
+    def _node_port_needs_node_port_type(self) -> ServiceArgs:
+        if self.node_port is not None and self.type != "NodePort":
+            raise ValueError("nodePort can only be set when type is NodePort")
+        return self
+
+
+class RollingUpdateArgs(Model):
+    max_surge: IntOrPercent | None = None
+    max_unavailable: IntOrPercent | None = None
+
+
+class StrategyArgs(Model):
+    type: Literal["Recreate", "RollingUpdate"] | None = None
+    rolling_update: RollingUpdateArgs | None = None
+
+    @model_validator(mode="after")
+    def _rules(self) -> StrategyArgs:
+        if self.rolling_update is None:
+            return self
+        if self.type != "RollingUpdate":
+            raise ValueError("rollingUpdate can only be set when type is RollingUpdate")
+        surge, unavailable = self.rolling_update.max_surge, self.rolling_update.max_unavailable
+        if _is_zero(surge) and _is_zero(unavailable):
+            raise ValueError("rollingUpdate.maxSurge and maxUnavailable must not both be zero")
+        return self
+
+
+def _is_zero(value: int | str | None) -> bool:
+    return value in (0, "0%")
+
+
+class SecurityContextArgs(Model):
+    run_as_non_root: bool = True
+    read_only_root_filesystem: bool = True
+    fs_group: Annotated[int, Field(ge=0, le=2147483647)] | None = None
+
+    @model_validator(mode="after")
+    def _non_root_only(self) -> SecurityContextArgs:
+        if not self.run_as_non_root:
+            raise ValueError(
+                "runAsNonRoot: false is refused: connectors always run as non-root "
+                "(restricted Pod Security Standard)"
+            )
+        return self
+
+
+class ProbeArgs(Model):
+    """One probe as given: an empty path means no such probe; unset numbers take the API's."""
+
+    path: str = ""
+    initial_delay_seconds: NonNegative | None = None
+    period_seconds: Annotated[int, Field(ge=1)] | None = None
+    failure_threshold: Annotated[int, Field(ge=1)] | None = None
+
+
+class ProbesArgs(Model):
+    liveness: ProbeArgs | None = None
+    readiness: ProbeArgs | None = None
+    startup: ProbeArgs | None = None
+
+
+class EnvVarArgs(Model):
+    name: EnvName
+    value: str | None = None
+
+
+class SecretKeyArgs(Model):
+    secret_key: Annotated[str, Field(min_length=1)]
+    env_var: EnvName | None = None
+    path: str | None = None
+
+
+class ConfigMapKeyArgs(Model):
+    config_map_key: Annotated[str, Field(min_length=1)]
+    env_var: EnvName | None = None
+    path: str | None = None
+
+
+class _RefArgs(Model):
+    name: Annotated[str, Field(min_length=1, max_length=253)]
+    type: Literal["env", "volume"]
+    mount_path: AbsolutePath | None = None
+
+    @model_validator(mode="after")
+    def _mount_path_for_volume(self) -> _RefArgs:
+        if self.type == "volume" and not self.mount_path:
+            raise ValueError("mountPath is required when type is volume")
+        if self.type == "env" and self.mount_path:
+            raise ValueError("mountPath is only valid when type is volume")
+        return self
+
+
+class SecretRefArgs(_RefArgs):
+    keys: list[SecretKeyArgs] = []
+
+
+class ConfigMapRefArgs(_RefArgs):
+    keys: list[ConfigMapKeyArgs] = []
+
+
+class EmptyDirArgs(Model):
+    medium: Literal["", "Memory"] | None = None
+    size_limit: str | None = None
+
+
+class PersistentVolumeClaimArgs(Model):
+    claim_name: Annotated[str, Field(min_length=1)]
+    read_only: bool = False
+
+
+class VolumeArgs(Model):
+    name: DnsLabel
+    mount_path: AbsolutePath
+    empty_dir: EmptyDirArgs | None = None
+    persistent_volume_claim: PersistentVolumeClaimArgs | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> VolumeArgs:
+        if self.empty_dir is not None and self.persistent_volume_claim is not None:
+            raise ValueError("set either emptyDir or persistentVolumeClaim, not both")
+        return self
+
+
+class PodDisruptionBudgetArgs(Model):
+    enabled: bool = False
+    min_available: IntOrPercent | None = None
+    max_unavailable: IntOrPercent | None = None
+
+
+class LifecycleArgs(Model):
+    termination_grace_period_seconds: NonNegative | None = None
+    pod_disruption_budget: PodDisruptionBudgetArgs | None = None
+
+
+class ServiceMonitorArgs(Model):
+    enabled: bool = False
+    interval: Annotated[str, Field(pattern=r"^([0-9]+(ms|s|m|h))+$")] | None = None
+    labels: dict[str, str] = {}
+
+
+class MetricsArgs(Model):
+    enabled: bool = False
+    # Accepted so that a Connector manifest pastes unchanged; scraping uses the `http` port.
+    port: Port | None = None
+    path: AbsolutePath = "/v1/metrics"
+    service_monitor: ServiceMonitorArgs | None = None
+
+
+class NetworkPolicyArgs(Model):
+    enabled: bool = True
+
+
+class ServiceAccountArgs(Model):
+    name: DnsLabel | None = None
+    annotations: dict[str, str] = {}
+
+
+class IngressArgs(Model):
+    host: Annotated[str, Field(pattern=r"^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")]
+    path: AbsolutePath = "/"
+    path_type: Literal["Prefix", "Exact", "ImplementationSpecific"] = "Prefix"
+    class_name: str | None = None
+    tls_secret_name: str | None = None
+    annotations: dict[str, str] = {}
+
+
+class AttributeArgs(Model):
+    name: Annotated[str, Field(min_length=1)]
+    content: JsonValue | Any = None
+
+
+class RegistrationArgs(Model):
+    platform_url: StrInput
+    name: Annotated[str, Field(min_length=1)]
+    auth_type: Literal["none", "basic", "certificate", "apiKey", "jwt"]
+    auth_attributes: list[AttributeArgs] = []
+    custom_attributes: list[AttributeArgs] = []
+    version: Literal["v1", "v2"] = "v2"
+    retry_initial_seconds: Annotated[float, Field(gt=0)] = 5
+    retry_max_seconds: Annotated[float, Field(gt=0)] = 300
+    deadline_seconds: Annotated[float, Field(gt=0)] = 600
+    ca_bundle: str | None = None
+    insecure_skip_tls_verify: bool = False
+
+    @model_validator(mode="after")
+    def _rules(self) -> RegistrationArgs:
+        if isinstance(self.platform_url, str) and not re.match(r"^https?://[^/\s]+", self.platform_url):
+            raise ValueError("platformUrl must be an http:// or https:// URL")
+        if self.auth_type != "none" and not self.auth_attributes:
+            raise ValueError(f"authAttributes are required when authType is {self.auth_type}")
+        return self
+
+
+class ConnectorSpec(Model):
+    """The ``spec`` of a Connector resource."""
+
+    image: ImageArgs
+    service: ServiceArgs = ServiceArgs()
+    replicas: NonNegative = 1
+    strategy: StrategyArgs | None = None
+    resources: dict[str, dict[str, str | int | float]] | None = None
+    pod_annotations: dict[str, Any] = {}
+    pod_labels: dict[str, Any] = {}
+    security_context: SecurityContextArgs = SecurityContextArgs()
+    probes: ProbesArgs = ProbesArgs()
+    env: list[EnvVarArgs] = []
+    secret_refs: list[SecretRefArgs] = []
+    config_map_refs: list[ConfigMapRefArgs] = []
+    volumes: list[VolumeArgs] = []
+    lifecycle: LifecycleArgs = LifecycleArgs()
+    metrics: MetricsArgs = MetricsArgs()
+    network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
+    node_selector: dict[str, str] = {}
+    tolerations: list[dict[str, Any]] = []
+    affinity: dict[str, Any] | None = None
+    service_account: ServiceAccountArgs = ServiceAccountArgs()
+    init_containers: list[dict[str, Any]] = []
+    sidecars: list[dict[str, Any]] = []
+    ingress: IngressArgs | None = None
+    registration: RegistrationArgs | None = None
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> ConnectorSpec:
+        volume_names = [v.name for v in self.volumes]
+        volume_names += [f"secret-{r.name}" for r in self.secret_refs if r.type == "volume"]
+        volume_names += [f"configmap-{r.name}" for r in self.config_map_refs if r.type == "volume"]
+        dupes = sorted({n for n in volume_names if volume_names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"volume names must be unique, repeated: {', '.join(dupes)}")
+        for field, containers in (("initContainers", self.init_containers), ("sidecars", self.sidecars)):
+            for i, c in enumerate(containers):
+                if not isinstance(c.get("name"), str) or not DNS_LABEL.match(c["name"]):
+                    raise ValueError(f"{field}[{i}].name must be a DNS-1123 label")
+                if not isinstance(c.get("image"), str) or not c["image"]:
+                    raise ValueError(f"{field}[{i}].image is required")
+        return self
+
+
+class ConnectorArgs(ConnectorSpec):
+    """Everything a ``ConnectorComponent`` needs: identity plus the spec, flattened."""
+
+    name: DnsLabel
+    namespace: DnsLabel = "default"
+    labels: dict[str, str] = {}
+
+
+class ConnectorEntry(Model):
+    """One entry of the stack config's ``connectors`` list: a Connector manifest's metadata and spec."""
+
+    name: DnsLabel
+    namespace: DnsLabel
+    labels: dict[str, str] = {}
+    spec: ConnectorSpec
+
+    def to_args(self) -> ConnectorArgs:
+        return ConnectorArgs.model_validate(
+            {**dict(self.spec), "name": self.name, "namespace": self.namespace, "labels": self.labels}
+        )

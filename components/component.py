@@ -1,0 +1,156 @@
+"""``ConnectorComponent``: every object of a connector as children of one component."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pydantic import ValidationError
+
+from .args import ConnectorArgs
+from .checksum import EMPTY_CHECKSUM
+from .errors import InvalidArgumentsError, describe
+from .registration import Registration
+from .render.connector import RenderedConnector, render_connector
+
+TYPE_TOKEN = "connectors:index:Connector"
+
+
+def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
+    """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
+    if isinstance(args, ConnectorArgs):
+        return args
+    try:
+        return ConnectorArgs.model_validate(dict(args))
+    except ValidationError as error:
+        raise InvalidArgumentsError(describe(error, path)) from None
+
+
+def _has_outputs(value: Any) -> bool:
+    if isinstance(value, pulumi.Output):
+        return True
+    if isinstance(value, Mapping):
+        return any(_has_outputs(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_outputs(v) for v in value)
+    return False
+
+
+class ConnectorComponent(pulumi.ComponentResource):
+    """A connector's Deployment, Service, ServiceAccount and optional PDB, ServiceMonitor,
+    NetworkPolicy and Ingress, plus its one-time registration with the platform."""
+
+    endpoint: pulumi.Output[str]
+    current_image: pulumi.Output[str]
+    config_checksum: pulumi.Output[str]
+    registration: Registration | None
+    children: dict[str, str]
+
+    def __init__(
+        self,
+        name: str,
+        args: ConnectorArgs | Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        validated = validate_args(args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+
+        rendered = self._render(validated, pulumi.Output.from_input(EMPTY_CHECKSUM))
+
+        def part(kind: str, key: str) -> pulumi.Output[Any]:
+            return rendered.apply(lambda r: getattr(r, kind)[key])
+
+        resources: dict[str, pulumi.CustomResource] = {}
+        resources["service_account"] = k8s.core.v1.ServiceAccount(
+            name, metadata=part("service_account", "metadata"), opts=child
+        )
+        resources["service"] = k8s.core.v1.Service(
+            name, metadata=part("service", "metadata"), spec=part("service", "spec"), opts=child
+        )
+        deployment = k8s.apps.v1.Deployment(
+            name,
+            metadata=part("deployment", "metadata"),
+            spec=part("deployment", "spec"),
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
+        )
+        resources["deployment"] = deployment
+        pdb = validated.lifecycle.pod_disruption_budget
+        if pdb is not None and pdb.enabled:
+            resources["pod_disruption_budget"] = k8s.policy.v1.PodDisruptionBudget(
+                name,
+                metadata=part("pod_disruption_budget", "metadata"),
+                spec=part("pod_disruption_budget", "spec"),
+                opts=child,
+            )
+        monitor = validated.metrics.service_monitor
+        if validated.metrics.enabled and monitor is not None and monitor.enabled:
+            resources["service_monitor"] = k8s.apiextensions.CustomResource(
+                name,
+                api_version="monitoring.coreos.com/v1",
+                kind="ServiceMonitor",
+                metadata=part("service_monitor", "metadata"),
+                spec=part("service_monitor", "spec"),
+                opts=child,
+            )
+        if validated.network_policy.enabled:
+            resources["network_policy"] = k8s.networking.v1.NetworkPolicy(
+                name,
+                metadata=part("network_policy", "metadata"),
+                spec=part("network_policy", "spec"),
+                opts=child,
+            )
+        if validated.ingress is not None:
+            resources["ingress"] = k8s.networking.v1.Ingress(
+                name, metadata=part("ingress", "metadata"), spec=part("ingress", "spec"), opts=child
+            )
+
+        self.endpoint = rendered.apply(lambda r: r.endpoint)
+        self.current_image = rendered.apply(lambda r: r.current_image)
+        self.config_checksum = rendered.apply(lambda r: r.deployment["spec"]["template"]["metadata"]["annotations"]["otilm.com/config-checksum"])
+        self.children = {kind: name for kind in resources}
+        self.registration = None
+        reg = validated.registration
+        if reg is not None:
+            self.registration = Registration(
+                f"{name}-registration",
+                platform_url=reg.platform_url,
+                name=reg.name,
+                url=self.endpoint,
+                auth_type=reg.auth_type,
+                auth_attributes=[a.model_dump() for a in reg.auth_attributes],
+                custom_attributes=[a.model_dump() for a in reg.custom_attributes],
+                connector_version=reg.version,
+                retry_initial_seconds=reg.retry_initial_seconds,
+                retry_max_seconds=reg.retry_max_seconds,
+                deadline_seconds=reg.deadline_seconds,
+                ca_bundle=reg.ca_bundle,
+                insecure_skip_tls_verify=reg.insecure_skip_tls_verify,
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[deployment]),
+            )
+        outputs: dict[str, Any] = {
+            "endpoint": self.endpoint,
+            "current_image": self.current_image,
+            "config_checksum": self.config_checksum,
+            "children": self.children,
+        }
+        if self.registration is not None:
+            outputs["registration"] = {
+                "uuid": self.registration.uuid,
+                "status": self.registration.status,
+                "registered_at": self.registration.registered_at,
+            }
+        self.register_outputs(outputs)
+
+    @staticmethod
+    def _render(args: ConnectorArgs, checksum: pulumi.Output[str]) -> pulumi.Output[RenderedConnector]:
+        """Render once every input value is known; plain arguments render as they are."""
+        dumped = args.model_dump(exclude={"registration"})
+        if not _has_outputs(dumped):
+            return checksum.apply(lambda c: render_connector(args, c))
+        values = pulumi.Output.from_input(dumped)
+        return pulumi.Output.all(values, checksum).apply(
+            lambda vc: render_connector(ConnectorArgs.model_validate(vc[0]), vc[1])
+        )

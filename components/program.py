@@ -1,0 +1,67 @@
+"""The Pulumi program: one ConnectorComponent per entry of the stack config's ``connectors``.
+
+``__main__.py`` runs ``connectors_program``; the engine tests run the same function inline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pydantic import ValidationError
+
+from .args import ConnectorEntry
+from .component import ConnectorComponent
+from .errors import InvalidArgumentsError, describe
+
+
+def parse_connectors(raw: Any) -> list[ConnectorEntry]:
+    """Every entry validated; one error listing every problem of every entry."""
+    if not isinstance(raw, list):
+        raise InvalidArgumentsError(["connectors: must be a list of connectors"])
+    entries, problems = [], []
+    for index, item in enumerate(raw):
+        try:
+            entries.append(ConnectorEntry.model_validate(item))
+        except ValidationError as error:
+            problems += describe(error, f"connectors[{index}]")
+    names = [(e.namespace, e.name) for e in entries]
+    for ns, name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(f"connectors: {name!r} appears more than once in namespace {ns!r}")
+    if problems:
+        raise InvalidArgumentsError(problems)
+    return entries
+
+
+def kubernetes_provider(config: pulumi.Config) -> k8s.Provider | None:
+    """Render-to-directory when ``renderDirectory`` is set; else the configured or ambient cluster."""
+    render_directory = config.get("renderDirectory")
+    if render_directory:
+        return k8s.Provider("render", render_yaml_to_directory=render_directory)
+    kubeconfig, context = config.get("kubeconfig"), config.get("context")
+    if kubeconfig or context:
+        return k8s.Provider("cluster", kubeconfig=kubeconfig, context=context)
+    return None
+
+
+def connectors_program() -> None:
+    config = pulumi.Config()
+    entries = parse_connectors(config.get_object("connectors") or [])
+    provider = kubernetes_provider(config)
+    opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
+    for entry in entries:
+        connector = ConnectorComponent(entry.name, entry.to_args(), opts)
+        outputs: dict[str, Any] = {
+            "endpoint": connector.endpoint,
+            "currentImage": connector.current_image,
+            "configChecksum": connector.config_checksum,
+            "children": connector.children,
+        }
+        if connector.registration is not None:
+            outputs["registration"] = {
+                "uuid": connector.registration.uuid,
+                "status": connector.registration.status,
+                "registeredAt": connector.registration.registered_at,
+            }
+        pulumi.export(entry.name, outputs)

@@ -1,0 +1,118 @@
+"""The registration resource: registers a connector with the platform once, keeps the uuid.
+
+A ``pulumi.dynamic`` resource. ``create`` registers; nothing else ever calls the platform.
+The provider instance holds no client or credential (it is pickled into state): each method
+builds what it needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+from pulumi.dynamic import CreateResult, DiffResult, ReadResult, Resource, ResourceProvider, UpdateResult
+
+OUTPUTS = ("uuid", "status", "registered_at")
+INPUTS = (
+    "platform_url",
+    "name",
+    "url",
+    "auth_type",
+    "auth_attributes",
+    "custom_attributes",
+    "connector_version",
+    "retry_initial_seconds",
+    "retry_max_seconds",
+    "deadline_seconds",
+    "ca_bundle",
+    "insecure_skip_tls_verify",
+)
+
+
+class RegistrationProvider(ResourceProvider):
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        from components.platform_client import RetryPolicy, TlsSettings, register, request_body
+
+        body = request_body(
+            props["name"],
+            props.get("connector_version") or "v2",
+            props["url"],
+            props["auth_type"],
+            props.get("auth_attributes"),
+            props.get("custom_attributes"),
+        )
+        registered = register(
+            props["platform_url"],
+            body,
+            RetryPolicy(
+                float(props.get("retry_initial_seconds") or 5),
+                float(props.get("retry_max_seconds") or 300),
+                float(props.get("deadline_seconds") or 600),
+            ),
+            TlsSettings(props.get("ca_bundle"), bool(props.get("insecure_skip_tls_verify"))),
+        )
+        outs = {
+            **props,
+            "uuid": registered.uuid,
+            "status": registered.status,
+            "registered_at": registered.registered_at,
+        }
+        return CreateResult(id_=registered.uuid, outs=outs)
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
+        """Never a replacement; the serialized provider is not an input of ours."""
+        changed = [key for key in INPUTS if olds.get(key) != news.get(key)]
+        return DiffResult(changes=bool(changed), replaces=[], stables=list(OUTPUTS), delete_before_replace=False)
+
+    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        """New inputs, the registration's outputs carried forward unchanged."""
+        return UpdateResult(outs={**news, **{key: olds.get(key) for key in OUTPUTS}})
+
+    def delete(self, _id: str, _props: dict[str, Any]) -> None:
+        """Never de-registers: removing a connector from the platform is the user's act."""
+
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        return ReadResult(id_=id_, outs=props)
+
+
+class Registration(Resource):
+    """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once."""
+
+    uuid: pulumi.Output[str]
+    status: pulumi.Output[str]
+    registered_at: pulumi.Output[str]
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        platform_url: pulumi.Input[str],
+        name: pulumi.Input[str],
+        url: pulumi.Input[str],
+        auth_type: pulumi.Input[str],
+        auth_attributes: pulumi.Input[list[Any]] | None = None,
+        custom_attributes: pulumi.Input[list[Any]] | None = None,
+        connector_version: pulumi.Input[str] = "v2",
+        retry_initial_seconds: float = 5,
+        retry_max_seconds: float = 300,
+        deadline_seconds: float = 600,
+        ca_bundle: str | None = None,
+        insecure_skip_tls_verify: bool = False,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        props = {
+            "platform_url": platform_url,
+            "name": name,
+            "url": url,
+            "auth_type": auth_type,
+            "auth_attributes": auth_attributes or [],
+            "custom_attributes": custom_attributes or [],
+            "connector_version": connector_version,
+            "retry_initial_seconds": retry_initial_seconds,
+            "retry_max_seconds": retry_max_seconds,
+            "deadline_seconds": deadline_seconds,
+            "ca_bundle": ca_bundle,
+            "insecure_skip_tls_verify": insecure_skip_tls_verify,
+            **{key: None for key in OUTPUTS},
+        }
+        super().__init__(RegistrationProvider(), resource_name, props, opts)

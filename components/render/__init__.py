@@ -1,0 +1,1 @@
+"""Pure render functions: validated arguments in, plain Kubernetes objects (dicts) out."""

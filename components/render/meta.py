@@ -1,0 +1,38 @@
+"""Names, labels and object metadata shared by every rendered object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+NAME_LABEL = "app.kubernetes.io/name"
+COMPONENT_LABEL = "app.kubernetes.io/component"
+MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
+CONNECTOR_LABEL = "otilm.com/connector"
+MANAGED_BY = "pulumi-connector"
+CHECKSUM_ANNOTATION = "otilm.com/config-checksum"
+
+
+def selector_labels(name: str, component: str = "connector") -> dict[str, str]:
+    """The immutable selector: equal to the operator's, so its objects can be adopted."""
+    return {NAME_LABEL: name, COMPONENT_LABEL: component, CONNECTOR_LABEL: name}
+
+
+def labels(name: str, component: str = "connector") -> dict[str, str]:
+    return {**selector_labels(name, component), MANAGED_BY_LABEL: MANAGED_BY}
+
+
+def object_meta(
+    name: str,
+    namespace: str,
+    object_labels: dict[str, str],
+    annotations: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "namespace": namespace, "labels": dict(object_labels)}
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    return meta
+
+
+def merged(user: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
+    """User entries overlaid by ours: our labels and annotations win on a clash."""
+    return {**user, **ours}

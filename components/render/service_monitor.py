@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from typing import Any
+
+from ..args import MetricsArgs
+from .meta import merged, object_meta
+
+
+def render_service_monitor(
+    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], metrics: MetricsArgs
+) -> dict[str, Any]:
+    monitor = metrics.service_monitor
+    endpoint: dict[str, Any] = {"port": "http", "path": metrics.path}
+    if monitor is not None and monitor.interval:
+        endpoint["interval"] = monitor.interval
+    extra_labels = monitor.labels if monitor is not None else {}
+    return {
+        "apiVersion": "monitoring.coreos.com/v1",
+        "kind": "ServiceMonitor",
+        "metadata": object_meta(name, namespace, merged(extra_labels, labels)),
+        "spec": {
+            "selector": {"matchLabels": dict(selector)},
+            "namespaceSelector": {"matchNames": [namespace]},
+            "endpoints": [endpoint],
+        },
+    }

@@ -1,0 +1,182 @@
+"""The workload shape shared by every Deployment-based kind of the platform.
+
+A ``Workload`` says what runs (image, port, env, probes, volumes, scheduling); the functions
+here turn it into a Deployment, a Service and a ServiceAccount. The connector fills one in
+(``render.connector``); another kind of the same platform (its Proxy) would fill in its own
+probes and env and reuse these functions unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .meta import merged, object_meta
+
+Obj = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Probe:
+    path: str
+    initial_delay_seconds: int | None = None
+    period_seconds: int | None = None
+    failure_threshold: int | None = None
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    namespace: str
+    labels: dict[str, str]
+    selector_labels: dict[str, str]
+    image: str
+    port: int
+    container_name: str
+    port_name: str = "http"
+    pull_policy: str = "IfNotPresent"
+    pull_secrets: list[str] = field(default_factory=list)
+    replicas: int = 1
+    strategy: Obj | None = None
+    command: list[str] | None = None
+    args: list[str] | None = None
+    env: list[Obj] = field(default_factory=list)
+    env_from: list[Obj] = field(default_factory=list)
+    volumes: list[Obj] = field(default_factory=list)
+    volume_mounts: list[Obj] = field(default_factory=list)
+    liveness: Probe | None = None
+    readiness: Probe | None = None
+    startup: Probe | None = None
+    resources: Obj | None = None
+    read_only_root_filesystem: bool = True
+    fs_group: int | None = None
+    pod_labels: dict[str, Any] = field(default_factory=dict)
+    pod_annotations: dict[str, Any] = field(default_factory=dict)
+    node_selector: dict[str, str] = field(default_factory=dict)
+    tolerations: list[Obj] = field(default_factory=list)
+    affinity: Obj | None = None
+    init_containers: list[Obj] = field(default_factory=list)
+    sidecars: list[Obj] = field(default_factory=list)
+    service_account_name: str | None = None
+    termination_grace_period_seconds: int | None = None
+
+
+def restricted_security_context() -> Obj:
+    """The restricted Pod Security Standard for one container."""
+    return {
+        "runAsNonRoot": True,
+        "allowPrivilegeEscalation": False,
+        "privileged": False,
+        "capabilities": {"drop": ["ALL"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+
+
+def harden_container(container: Obj) -> Obj:
+    """A copy of ``container`` with the restricted fields forced and its other settings kept."""
+    hardened = copy.deepcopy(container)
+    context = dict(hardened.get("securityContext") or {})
+    context.update(restricted_security_context())
+    hardened["securityContext"] = context
+    return hardened
+
+
+def render_probe(probe: Probe | None, port: int) -> Obj | None:
+    if probe is None or not probe.path:
+        return None
+    rendered: Obj = {"httpGet": {"path": probe.path, "port": port}}
+    for key, value in (
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("failureThreshold", probe.failure_threshold),
+    ):
+        if value:
+            rendered[key] = value
+    return rendered
+
+
+def render_main_container(w: Workload) -> Obj:
+    container: Obj = {
+        "name": w.container_name,
+        "image": w.image,
+        "imagePullPolicy": w.pull_policy,
+        "ports": [{"name": w.port_name, "containerPort": w.port}],
+    }
+    optional = {
+        "command": w.command,
+        "args": w.args,
+        "env": w.env,
+        "envFrom": w.env_from,
+        "resources": w.resources,
+        "volumeMounts": w.volume_mounts,
+        "livenessProbe": render_probe(w.liveness, w.port),
+        "readinessProbe": render_probe(w.readiness, w.port),
+        "startupProbe": render_probe(w.startup, w.port),
+    }
+    container.update({key: value for key, value in optional.items() if value})
+    container = harden_container(container)
+    container["securityContext"]["readOnlyRootFilesystem"] = w.read_only_root_filesystem
+    return container
+
+
+def render_pod_template(w: Workload) -> Obj:
+    pod_security: Obj = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
+    if w.fs_group is not None:
+        pod_security["fsGroup"] = w.fs_group
+    spec: Obj = {
+        "serviceAccountName": w.service_account_name or w.name,
+        "securityContext": pod_security,
+        "containers": [render_main_container(w)] + [harden_container(c) for c in w.sidecars],
+    }
+    optional = {
+        "imagePullSecrets": [{"name": s} for s in w.pull_secrets],
+        "initContainers": [harden_container(c) for c in w.init_containers],
+        "volumes": w.volumes,
+        "nodeSelector": w.node_selector,
+        "tolerations": w.tolerations,
+        "affinity": w.affinity,
+    }
+    spec.update({key: value for key, value in optional.items() if value})
+    if w.termination_grace_period_seconds is not None:
+        spec["terminationGracePeriodSeconds"] = w.termination_grace_period_seconds
+    metadata: Obj = {"labels": merged(w.pod_labels, w.labels)}
+    if w.pod_annotations:
+        metadata["annotations"] = dict(w.pod_annotations)
+    return {"metadata": metadata, "spec": spec}
+
+
+def render_deployment(w: Workload) -> Obj:
+    spec: Obj = {
+        "replicas": w.replicas,
+        "selector": {"matchLabels": dict(w.selector_labels)},
+        "template": render_pod_template(w),
+    }
+    if w.strategy is not None:
+        spec["strategy"] = w.strategy
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": object_meta(w.name, w.namespace, w.labels),
+        "spec": spec,
+    }
+
+
+def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int | None = None) -> Obj:
+    port: Obj = {"name": w.port_name, "port": w.port, "targetPort": w.port, "protocol": "TCP"}
+    if node_port is not None:
+        port["nodePort"] = node_port
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": object_meta(w.name, w.namespace, w.labels),
+        "spec": {"type": service_type, "selector": dict(w.selector_labels), "ports": [port]},
+    }
+
+
+def render_service_account(w: Workload, annotations: dict[str, str] | None = None) -> Obj:
+    return {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": object_meta(w.service_account_name or w.name, w.namespace, w.labels, annotations),
+    }

@@ -1,0 +1,88 @@
+"""Run the program on a stack through the real Pulumi engine (Automation API, inline mode).
+
+This machine has no Python language host for ``pulumi up``; the Automation API runs the same
+program (``components.program.connectors_program``) in this process instead. State goes to
+``.pulumi-state/`` in the project (ignored by git), secrets are encrypted with a passphrase:
+``PULUMI_CONFIG_PASSPHRASE`` if set, else the documented local one, ``local-dev-only``.
+
+    python scripts/deploy.py up|preview|destroy [--stack dev]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LOCAL_PASSPHRASE = "local-dev-only"
+
+
+def tools_bin() -> pathlib.Path:
+    out = subprocess.run(["bash", str(ROOT / "scripts" / "install-tools")], check=True, capture_output=True, text=True)
+    return pathlib.Path(out.stdout.strip().splitlines()[-1])
+
+
+def engine_env(bin_dir: pathlib.Path) -> dict[str, str]:
+    """PATH with the tools first and this virtualenv's python next (the dynamic-provider helper runs it)."""
+    venv_bin = pathlib.Path(sys.executable).parent
+    return {
+        "PATH": os.pathsep.join([str(bin_dir), str(venv_bin), os.environ.get("PATH", "")]),
+        "PULUMI_CONFIG_PASSPHRASE": os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE),
+        "PULUMI_SKIP_UPDATE_CHECK": "true",
+        "PULUMI_HOME": str(bin_dir.parent / "pulumi-home"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("operation", choices=["up", "preview", "destroy"])
+    parser.add_argument("--stack", default="dev")
+    options = parser.parse_args()
+
+    from pulumi import automation as auto
+
+    from components.program import connectors_program
+
+    env = engine_env(tools_bin())
+    os.environ.update(env)
+    state = ROOT / ".pulumi-state"
+    state.mkdir(exist_ok=True)
+    os.chdir(ROOT)
+    stack = auto.create_or_select_stack(
+        options.stack,
+        project_name="connectors",
+        program=connectors_program,
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=str(ROOT),
+            pulumi_home=env["PULUMI_HOME"],
+            env_vars=env,
+            project_settings=auto.ProjectSettings(
+                name="connectors",
+                runtime="python",
+                backend=auto.ProjectBackend(url=f"file://{state}"),
+                stack_config_dir="stacks",
+            ),
+        ),
+    )
+    try:
+        if options.operation == "preview":
+            stack.preview(on_output=print)
+        elif options.operation == "up":
+            result = stack.up(on_output=print)
+            for key, value in result.outputs.items():
+                print(f"{key}: {'[secret]' if value.secret else value.value}")
+        else:
+            stack.destroy(on_output=print)
+    except auto.CommandError:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The component under Pulumi mocks: children, names, parents and outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pulumi
+import pytest
+
+from components import ConnectorComponent, InvalidArgumentsError
+from components.program import connectors_program
+
+from .conftest import SAMPLE_STACKS, stack_connectors
+from .mocks import run
+
+DEPLOYMENT = "kubernetes:apps/v1:Deployment"
+
+
+def test_full_stack_creates_every_child_with_explicit_names():
+    mocks = run(connectors_program, {"connectors": stack_connectors("full")})
+    types = sorted(r.type_ for r in mocks.resources)
+    assert types == [
+        "connectors:index:Connector",
+        DEPLOYMENT,
+        "kubernetes:core/v1:Service",
+        "kubernetes:core/v1:ServiceAccount",
+        "kubernetes:monitoring.coreos.com/v1:ServiceMonitor",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        "kubernetes:policy/v1:PodDisruptionBudget",
+    ]
+    for r in mocks.resources:
+        if r.type_.startswith("kubernetes:"):
+            expected = "kms-identity" if r.type_.endswith("ServiceAccount") else "ejbca-ng-connector"
+            assert r.inputs["metadata"]["name"] == expected
+
+
+@pytest.mark.parametrize("stack", SAMPLE_STACKS)
+def test_registration_only_where_the_stack_has_it(stack):
+    mocks = run(connectors_program, {"connectors": stack_connectors(stack)})
+    registrations = mocks.of_type("pulumi-python:dynamic:Resource")
+    has_registration = "registration" in stack_connectors(stack)[0]["spec"]
+    assert len(registrations) == (1 if has_registration else 0)
+    if registrations:
+        inputs = registrations[0].inputs
+        spec = stack_connectors(stack)[0]
+        assert inputs["url"] == f"http://{spec['name']}.{spec['namespace']}.svc.cluster.local:{spec['spec']['service']['port']}"
+        assert inputs["platform_url"] == spec["spec"]["registration"]["platformUrl"]
+        assert inputs["custom_attributes"] == spec["spec"]["registration"]["customAttributes"]
+
+
+def test_children_have_the_component_as_parent():
+    seen: list[tuple[str, Any]] = []
+
+    def record(args: pulumi.ResourceTransformationArgs) -> None:
+        seen.append((args.type_, args.opts.parent))
+        return None
+
+    def program() -> Any:
+        component = ConnectorComponent(
+            "demo",
+            {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}, "ingress": {"host": "d.example.com"}},
+            pulumi.ResourceOptions(transformations=[record]),
+        )
+        seen.append(("component", component))
+        return {"endpoint": component.endpoint, "image": component.current_image, "checksum": component.config_checksum}
+
+    mocks = run(program)
+    component = dict(seen)["component"]
+    children = [(t, p) for t, p in seen if t.startswith("kubernetes:")]
+    assert len(children) == 5
+    assert all(parent is component for _, parent in children)
+    assert mocks.result["endpoint"] == "http://demo.ilm.svc.cluster.local:8080"
+    assert mocks.result["image"] == "r:1"
+    assert component.children == {
+        "service_account": "demo", "service": "demo", "deployment": "demo", "network_policy": "demo", "ingress": "demo",
+    }
+
+
+def test_invalid_arguments_register_nothing():
+    def program() -> None:
+        ConnectorComponent("demo", {"name": "demo", "image": {"repository": "r", "tag": "1"}, "replicas": -1})
+
+    with pytest.raises(InvalidArgumentsError, match="replicas"):
+        run(program)
+
+
+def test_invalid_stack_config_registers_nothing():
+    bad = [{"name": "demo", "namespace": "ilm", "spec": {"image": {"repository": "r"}}}]
+    mocks_holder: list[Any] = []
+    with pytest.raises(InvalidArgumentsError, match=r"connectors\[0\]\.spec\.image\.tag"):
+        mocks_holder.append(run(connectors_program, {"connectors": bad}))
+    assert mocks_holder == []
+
+
+def test_component_imported_by_another_program_with_outputs_as_inputs():
+    from .consumer.program import program
+
+    mocks = run(program)
+    assert mocks.result == "http://team-connector.team.svc.cluster.local:8080 r.example/team:2.0.0"
+    deployment = mocks.one(DEPLOYMENT).inputs
+    template = deployment["spec"]["template"]
+    assert template["metadata"]["labels"]["tier"] == "gold"
+    assert template["spec"]["containers"][0]["image"] == "r.example/team:2.0.0"
+    assert "podAntiAffinity" in template["spec"]["affinity"]

@@ -1,0 +1,238 @@
+"""Each contract rule, asserted on the objects the pure renderers return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components.args import ConnectorArgs
+from components.checksum import EMPTY_CHECKSUM
+from components.render.connector import render_connector
+
+SELECTOR = {"app.kubernetes.io/name": "demo", "app.kubernetes.io/component": "connector", "otilm.com/connector": "demo"}
+RESTRICTED = {
+    "runAsNonRoot": True,
+    "allowPrivilegeEscalation": False,
+    "privileged": False,
+    "capabilities": {"drop": ["ALL"]},
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+
+
+def render(base: dict[str, Any], **spec: Any):
+    return render_connector(ConnectorArgs.model_validate({**base, **spec}))
+
+
+def pod(r) -> dict[str, Any]:
+    return r.deployment["spec"]["template"]["spec"]
+
+
+def main(r) -> dict[str, Any]:
+    return pod(r)["containers"][0]
+
+
+def test_names_labels_and_selectors(minimal):
+    r = render(minimal)
+    for obj in r.objects():
+        assert obj["metadata"]["name"] == "demo"
+        assert obj["metadata"]["namespace"] == "ilm"
+        assert obj["metadata"]["labels"] == {**SELECTOR, "app.kubernetes.io/managed-by": "pulumi-connector"}
+    assert r.deployment["spec"]["selector"] == {"matchLabels": SELECTOR}
+    assert r.service["spec"]["selector"] == SELECTOR
+    assert r.network_policy["spec"]["podSelector"] == {"matchLabels": SELECTOR}
+    assert r.endpoint == "http://demo.ilm.svc.cluster.local:8080"
+
+
+def test_service_port_named_http_everywhere(minimal):
+    r = render(minimal, service={"port": 9443, "type": "NodePort", "nodePort": 30443})
+    assert main(r)["ports"] == [{"name": "http", "containerPort": 9443}]
+    assert r.service["spec"] == {
+        "type": "NodePort",
+        "selector": SELECTOR,
+        "ports": [{"name": "http", "port": 9443, "targetPort": 9443, "protocol": "TCP", "nodePort": 30443}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("probe", "path", "delay", "period", "threshold"),
+    [
+        ("livenessProbe", "/v2/health/liveness", 15, 10, 3),
+        ("readinessProbe", "/v2/health/readiness", 5, 10, 3),
+        ("startupProbe", "/v2/health/liveness", None, 10, 45),
+    ],
+)
+def test_probe_defaults(minimal, probe, path, delay, period, threshold):
+    rendered = main(render(minimal))[probe]
+    expected = {"httpGet": {"path": path, "port": 8080}, "periodSeconds": period, "failureThreshold": threshold}
+    if delay:
+        expected["initialDelaySeconds"] = delay
+    assert rendered == expected
+
+
+def test_given_probe_used_as_given_and_empty_path_removes_it(minimal):
+    r = render(minimal, probes={"liveness": {"path": "/hc", "periodSeconds": 7}, "startup": {"path": ""}})
+    assert main(r)["livenessProbe"] == {"httpGet": {"path": "/hc", "port": 8080}, "periodSeconds": 7}
+    assert "startupProbe" not in main(r)
+    assert main(r)["readinessProbe"]["httpGet"]["path"] == "/v2/health/readiness"
+
+
+def test_security_hardening_of_every_container(minimal):
+    r = render(
+        minimal,
+        initContainers=[{"name": "init", "image": "busybox", "securityContext": {"runAsNonRoot": False, "runAsUser": 1000, "capabilities": {"add": ["NET_ADMIN"]}}}],
+        sidecars=[{"name": "side", "image": "vault", "args": ["agent"], "securityContext": {"privileged": True}}],
+        securityContext={"readOnlyRootFilesystem": False, "fsGroup": 10001},
+    )
+    assert main(r)["securityContext"] == {**RESTRICTED, "readOnlyRootFilesystem": False}
+    init = pod(r)["initContainers"][0]
+    assert init["securityContext"] == {**RESTRICTED, "runAsUser": 1000}
+    side = pod(r)["containers"][1]
+    assert side["name"] == "side" and side["args"] == ["agent"]
+    assert side["securityContext"] == RESTRICTED
+    assert pod(r)["securityContext"] == {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}, "fsGroup": 10001}
+    assert main(render(minimal))["securityContext"]["readOnlyRootFilesystem"] is True
+
+
+def test_image_digest_wins_over_tag(minimal):
+    digest = "sha256:" + "ab" * 32
+    r = render({**minimal, "image": {"registry": "reg.io", "repository": "ilm", "name": "c", "tag": "1", "digest": digest}})
+    assert r.current_image == f"reg.io/ilm/c@{digest}"
+    assert main(r)["image"] == r.current_image
+    assert render(minimal).current_image == "r.example/demo:1.0"
+
+
+def test_env_then_keyed_refs_and_env_from(minimal):
+    r = render(
+        minimal,
+        env=[{"name": "A", "value": "1"}],
+        secretRefs=[
+            {"name": "creds", "type": "env", "keys": [{"secretKey": "user", "envVar": "DB_USER"}, {"secretKey": "pw"}]},
+            {"name": "all", "type": "env"},
+        ],
+        configMapRefs=[{"name": "cfg", "type": "env", "keys": [{"configMapKey": "url"}]}, {"name": "cm-all", "type": "env"}],
+    )
+    assert main(r)["env"] == [
+        {"name": "A", "value": "1"},
+        {"name": "DB_USER", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "user"}}},
+        {"name": "pw", "valueFrom": {"secretKeyRef": {"name": "creds", "key": "pw"}}},
+        {"name": "url", "valueFrom": {"configMapKeyRef": {"name": "cfg", "key": "url"}}},
+    ]
+    assert main(r)["envFrom"] == [{"secretRef": {"name": "all"}}, {"configMapRef": {"name": "cm-all"}}]
+
+
+def test_volume_naming_and_order(minimal):
+    r = render(
+        minimal,
+        volumes=[{"name": "scratch", "mountPath": "/tmp"}, {"name": "state", "mountPath": "/s", "persistentVolumeClaim": {"claimName": "pvc", "readOnly": True}}],
+        configMapRefs=[{"name": "settings", "type": "volume", "mountPath": "/etc/s"}],
+        secretRefs=[{"name": "tls", "type": "volume", "mountPath": "/etc/tls", "keys": [{"secretKey": "tls.crt", "path": "cert.pem"}, {"secretKey": "ca"}]}],
+    )
+    assert pod(r)["volumes"] == [
+        {"name": "secret-tls", "secret": {"secretName": "tls", "items": [{"key": "tls.crt", "path": "cert.pem"}, {"key": "ca", "path": "ca"}]}},
+        {"name": "configmap-settings", "configMap": {"name": "settings"}},
+        {"name": "scratch", "emptyDir": {}},
+        {"name": "state", "persistentVolumeClaim": {"claimName": "pvc", "readOnly": True}},
+    ]
+    assert main(r)["volumeMounts"] == [
+        {"name": "secret-tls", "mountPath": "/etc/tls", "readOnly": True},
+        {"name": "configmap-settings", "mountPath": "/etc/s", "readOnly": True},
+        {"name": "scratch", "mountPath": "/tmp"},
+        {"name": "state", "mountPath": "/s", "readOnly": True},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("strategy", "expected"),
+    [
+        (None, None),
+        ({"type": "Recreate"}, {"type": "Recreate"}),
+        ({"type": "RollingUpdate"}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}),
+        ({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0}}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}),
+        ({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "50%"}}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "50%"}}),
+    ],
+)
+def test_strategy(minimal, strategy, expected):
+    spec = render(minimal, **({"strategy": strategy} if strategy else {})).deployment["spec"]
+    assert spec.get("strategy") == expected
+
+
+def test_soft_anti_affinity_only_for_several_replicas_without_affinity(minimal):
+    assert "affinity" not in pod(render(minimal))
+    spread = pod(render(minimal, replicas=3))["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+    assert spread == [{"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": SELECTOR}, "topologyKey": "kubernetes.io/hostname"}}]
+    given = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}
+    assert pod(render(minimal, replicas=3, affinity=given))["affinity"] == given
+
+
+def test_pod_labels_and_annotations_merge_with_ours_winning(minimal):
+    r = render(minimal, podLabels={"team": "x", "app.kubernetes.io/name": "evil"}, podAnnotations={"a": "b", "otilm.com/config-checksum": "mine"})
+    meta = r.deployment["spec"]["template"]["metadata"]
+    assert meta["labels"]["team"] == "x" and meta["labels"]["app.kubernetes.io/name"] == "demo"
+    assert meta["annotations"] == {"a": "b", "otilm.com/config-checksum": EMPTY_CHECKSUM}
+
+
+@pytest.mark.parametrize(
+    ("pdb", "budget"),
+    [
+        ({"enabled": True}, {"minAvailable": 1}),
+        ({"enabled": True, "maxUnavailable": "10%"}, {"maxUnavailable": "10%"}),
+        ({"enabled": True, "minAvailable": 2, "maxUnavailable": 1}, {"minAvailable": 2}),
+    ],
+)
+def test_pod_disruption_budget_fallback(minimal, pdb, budget):
+    r = render(minimal, lifecycle={"podDisruptionBudget": pdb})
+    assert r.pod_disruption_budget["spec"] == {**budget, "selector": {"matchLabels": SELECTOR}}
+    assert render(minimal).pod_disruption_budget is None
+
+
+def test_service_monitor_only_when_both_enabled(minimal):
+    assert render(minimal, metrics={"enabled": True}).service_monitor is None
+    assert render(minimal, metrics={"serviceMonitor": {"enabled": True}}).service_monitor is None
+    monitor = render(minimal, metrics={"enabled": True, "serviceMonitor": {"enabled": True, "interval": "30s", "labels": {"release": "prom"}}}).service_monitor
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
+    assert monitor["metadata"]["labels"]["release"] == "prom"
+    assert monitor["spec"] == {
+        "selector": {"matchLabels": SELECTOR},
+        "namespaceSelector": {"matchNames": ["ilm"]},
+        "endpoints": [{"port": "http", "path": "/v1/metrics", "interval": "30s"}],
+    }
+
+
+def test_network_policy_on_by_default(minimal):
+    policy = render(minimal, service={"port": 8443}).network_policy
+    assert policy["spec"]["ingress"] == [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": 8443}]}]
+    assert policy["spec"]["policyTypes"] == ["Ingress"]
+    assert render(minimal, networkPolicy={"enabled": False}).network_policy is None
+
+
+def test_service_account_rename_and_annotations(minimal):
+    r = render(minimal, serviceAccount={"name": "kms-identity", "annotations": {"iam": "x"}})
+    assert r.service_account["metadata"]["name"] == "kms-identity"
+    assert r.service_account["metadata"]["annotations"] == {"iam": "x"}
+    assert pod(r)["serviceAccountName"] == "kms-identity"
+    assert pod(render(minimal))["serviceAccountName"] == "demo"
+
+
+def test_ingress_optional(minimal):
+    assert render(minimal).ingress is None
+    ingress = render(minimal, ingress={"host": "c.example.com", "className": "nginx", "tlsSecretName": "c-tls"}).ingress
+    assert ingress["spec"]["ingressClassName"] == "nginx"
+    assert ingress["spec"]["tls"] == [{"hosts": ["c.example.com"], "secretName": "c-tls"}]
+    path = ingress["spec"]["rules"][0]["http"]["paths"][0]
+    assert path == {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": "demo", "port": {"name": "http"}}}}
+
+
+def test_scheduling_and_image_fields_pass_through(minimal):
+    r = render(
+        {**minimal, "image": {"repository": "r/x", "tag": "1", "pullPolicy": "Always", "pullSecrets": ["a", "b"], "command": ["/bin/c"], "args": ["--x"]}},
+        nodeSelector={"zone": "a"},
+        tolerations=[{"key": "hsm", "operator": "Exists"}],
+        lifecycle={"terminationGracePeriodSeconds": 60},
+        resources={"limits": {"cpu": "1"}},
+    )
+    assert pod(r)["imagePullSecrets"] == [{"name": "a"}, {"name": "b"}]
+    assert pod(r)["nodeSelector"] == {"zone": "a"} and pod(r)["tolerations"] == [{"key": "hsm", "operator": "Exists"}]
+    assert pod(r)["terminationGracePeriodSeconds"] == 60
+    assert main(r)["command"] == ["/bin/c"] and main(r)["args"] == ["--x"] and main(r)["imagePullPolicy"] == "Always"
+    assert main(r)["resources"] == {"limits": {"cpu": "1"}}
