@@ -37,8 +37,7 @@ def _dns_label(value: str) -> str:
         raise ValueError(f"must be at most 63 characters, got {len(value)}")
     if not DNS_LABEL.match(value):
         raise ValueError(
-            "must be a DNS-1123 label: lowercase letters, digits and '-', "
-            "starting and ending with a letter or digit"
+            "must be a DNS-1123 label: lowercase letters, digits and '-', starting and ending with a letter or digit"
         )
     return value
 
@@ -159,8 +158,7 @@ class SecurityContextArgs(Model):
     def _non_root_only(self) -> SecurityContextArgs:
         if not self.run_as_non_root:
             raise ValueError(
-                "runAsNonRoot: false is refused: connectors always run as non-root "
-                "(restricted Pod Security Standard)"
+                "runAsNonRoot: false is refused: connectors always run as non-root (restricted Pod Security Standard)"
             )
         return self
 

@@ -64,9 +64,7 @@ class ConnectorComponent(pulumi.ComponentResource):
             return rendered.apply(lambda r: getattr(r, kind)[key])
 
         resources: dict[str, pulumi.CustomResource] = {}
-        resources["service_account"] = k8s.core.v1.ServiceAccount(
-            name, metadata=part("service_account", "metadata"), opts=child
-        )
+        resources["service_account"] = k8s.core.v1.ServiceAccount(name, metadata=part("service_account", "metadata"), opts=child)
         resources["service"] = k8s.core.v1.Service(
             name, metadata=part("service", "metadata"), spec=part("service", "spec"), opts=child
         )
@@ -109,7 +107,9 @@ class ConnectorComponent(pulumi.ComponentResource):
 
         self.endpoint = rendered.apply(lambda r: r.endpoint)
         self.current_image = rendered.apply(lambda r: r.current_image)
-        self.config_checksum = rendered.apply(lambda r: r.deployment["spec"]["template"]["metadata"]["annotations"]["otilm.com/config-checksum"])
+        self.config_checksum = rendered.apply(
+            lambda r: r.deployment["spec"]["template"]["metadata"]["annotations"]["otilm.com/config-checksum"]
+        )
         self.children = {kind: name for kind in resources}
         self.registration = None
         reg = validated.registration
@@ -151,6 +151,4 @@ class ConnectorComponent(pulumi.ComponentResource):
         if not _has_outputs(dumped):
             return checksum.apply(lambda c: render_connector(args, c))
         values = pulumi.Output.from_input(dumped)
-        return pulumi.Output.all(values, checksum).apply(
-            lambda vc: render_connector(ConnectorArgs.model_validate(vc[0]), vc[1])
-        )
+        return pulumi.Output.all(values, checksum).apply(lambda vc: render_connector(ConnectorArgs.model_validate(vc[0]), vc[1]))

@@ -132,8 +132,7 @@ def register(
                     reason = failure.reason
                     detail = f"with {reason}" if reason.startswith("status") else f"({reason})"
                     raise RegistrationError(
-                        f"registration failed {detail} after {attempts} attempts "
-                        f"within the {retry.deadline_seconds:g} s deadline"
+                        f"registration failed {detail} after {attempts} attempts within the {retry.deadline_seconds:g} s deadline"
                     ) from None
                 try:
                     sleep(delays[attempts - 1])

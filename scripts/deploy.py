@@ -50,9 +50,10 @@ def main() -> int:
     from components.program import connectors_program
 
     env = engine_env(tools_bin())
-    os.environ.update(env)
     state = ROOT / ".pulumi-state"
     state.mkdir(exist_ok=True)
+    env["PULUMI_BACKEND_URL"] = f"file://{state}"
+    os.environ.update(env)
     os.chdir(ROOT)
     stack = auto.create_or_select_stack(
         options.stack,
@@ -62,12 +63,6 @@ def main() -> int:
             work_dir=str(ROOT),
             pulumi_home=env["PULUMI_HOME"],
             env_vars=env,
-            project_settings=auto.ProjectSettings(
-                name="connectors",
-                runtime="python",
-                backend=auto.ProjectBackend(url=f"file://{state}"),
-                stack_config_dir="stacks",
-            ),
         ),
     )
     try:

@@ -48,7 +48,9 @@ def run(program: Callable[[], Any], config: dict[str, Any] | None = None) -> Rec
     on the mocks as ``result``."""
     mocks = RecordingMocks()
     pulumi.runtime.set_mocks(mocks, project="connectors", stack="test", preview=False)
-    pulumi.runtime.set_all_config({f"connectors:{k}": v if isinstance(v, str) else json.dumps(v) for k, v in (config or {}).items()})
+    pulumi.runtime.set_all_config(
+        {f"connectors:{k}": v if isinstance(v, str) else json.dumps(v) for k, v in (config or {}).items()}
+    )
     result: dict[str, Any] = {}
 
     @pulumi.runtime.test

@@ -22,23 +22,51 @@ def entry(**spec):
     ("spec", "path", "fragment"),
     [
         ({"image": {"repository": "r/x", "tag": "1", "digest": "sha256:abc"}}, "connectors[0].spec.image.digest", "64"),
-        ({"image": {"repository": "r/x", "tag": "1", "pullPolicy": "Sometimes"}}, "connectors[0].spec.image.pullPolicy", "Always"),
+        (
+            {"image": {"repository": "r/x", "tag": "1", "pullPolicy": "Sometimes"}},
+            "connectors[0].spec.image.pullPolicy",
+            "Always",
+        ),
         ({"image": {"repository": "r/x"}}, "connectors[0].spec.image.tag", "required"),
         ({"service": {"port": 70000}}, "connectors[0].spec.service.port", "65535"),
         ({"service": {"type": "ClusterIP", "nodePort": 30001}}, "connectors[0].spec.service", "NodePort"),
         ({"replicas": -1}, "connectors[0].spec.replicas", "greater than or equal to 0"),
         ({"strategy": {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}}, "connectors[0].spec.strategy", "RollingUpdate"),
-        ({"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": "0%"}}}, "connectors[0].spec.strategy", "both be zero"),
-        ({"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "ten"}}}, "connectors[0].spec.strategy.rollingUpdate.maxSurge", "percentage"),
+        (
+            {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": "0%"}}},
+            "connectors[0].spec.strategy",
+            "both be zero",
+        ),
+        (
+            {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "ten"}}},
+            "connectors[0].spec.strategy.rollingUpdate.maxSurge",
+            "percentage",
+        ),
         ({"securityContext": {"runAsNonRoot": False}}, "connectors[0].spec.securityContext", "runAsNonRoot"),
         ({"securityContext": {"fsGroup": -5}}, "connectors[0].spec.securityContext.fsGroup", "greater than"),
         ({"secretRefs": [{"name": "s", "type": "volume"}]}, "connectors[0].spec.secretRefs[0]", "mountPath is required"),
         ({"configMapRefs": [{"name": "s", "type": "file"}]}, "connectors[0].spec.configMapRefs[0].type", "env"),
-        ({"volumes": [{"name": "v", "mountPath": "/v", "emptyDir": {}, "persistentVolumeClaim": {"claimName": "c"}}]}, "connectors[0].spec.volumes[0]", "not both"),
-        ({"registration": {"platformUrl": "https://p/api", "name": "n", "authType": "basic"}}, "connectors[0].spec.registration", "authAttributes are required"),
-        ({"registration": {"platformUrl": "https://p/api", "name": "n", "authType": "oauth"}}, "connectors[0].spec.registration.authType", "none"),
+        (
+            {"volumes": [{"name": "v", "mountPath": "/v", "emptyDir": {}, "persistentVolumeClaim": {"claimName": "c"}}]},
+            "connectors[0].spec.volumes[0]",
+            "not both",
+        ),
+        (
+            {"registration": {"platformUrl": "https://p/api", "name": "n", "authType": "basic"}},
+            "connectors[0].spec.registration",
+            "authAttributes are required",
+        ),
+        (
+            {"registration": {"platformUrl": "https://p/api", "name": "n", "authType": "oauth"}},
+            "connectors[0].spec.registration.authType",
+            "none",
+        ),
         ({"imagee": {}}, "connectors[0].spec.imagee", "unknown field"),
-        ({"probes": {"liveness": {"path": "/x", "periodSecond": 3}}}, "connectors[0].spec.probes.liveness.periodSecond", "unknown field"),
+        (
+            {"probes": {"liveness": {"path": "/x", "periodSecond": 3}}},
+            "connectors[0].spec.probes.liveness.periodSecond",
+            "unknown field",
+        ),
     ],
 )
 def test_each_rule_names_the_field(spec, path, fragment):
@@ -49,7 +77,12 @@ def test_each_rule_names_the_field(spec, path, fragment):
 
 
 def test_every_problem_in_one_message():
-    message = problems_of([entry(replicas=-1, service={"port": 0}), {"name": "Bad_Name", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}])
+    message = problems_of(
+        [
+            entry(replicas=-1, service={"port": 0}),
+            {"name": "Bad_Name", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}},
+        ]
+    )
     assert "connectors[0].spec.replicas" in message
     assert "connectors[0].spec.service.port" in message
     assert "connectors[1].name: must be a DNS-1123 label" in message

@@ -72,7 +72,11 @@ def test_children_have_the_component_as_parent():
     assert mocks.result["endpoint"] == "http://demo.ilm.svc.cluster.local:8080"
     assert mocks.result["image"] == "r:1"
     assert component.children == {
-        "service_account": "demo", "service": "demo", "deployment": "demo", "network_policy": "demo", "ingress": "demo",
+        "service_account": "demo",
+        "service": "demo",
+        "deployment": "demo",
+        "network_policy": "demo",
+        "ingress": "demo",
     }
 
 

@@ -80,7 +80,13 @@ def test_given_probe_used_as_given_and_empty_path_removes_it(minimal):
 def test_security_hardening_of_every_container(minimal):
     r = render(
         minimal,
-        initContainers=[{"name": "init", "image": "busybox", "securityContext": {"runAsNonRoot": False, "runAsUser": 1000, "capabilities": {"add": ["NET_ADMIN"]}}}],
+        initContainers=[
+            {
+                "name": "init",
+                "image": "busybox",
+                "securityContext": {"runAsNonRoot": False, "runAsUser": 1000, "capabilities": {"add": ["NET_ADMIN"]}},
+            }
+        ],
         sidecars=[{"name": "side", "image": "vault", "args": ["agent"], "securityContext": {"privileged": True}}],
         securityContext={"readOnlyRootFilesystem": False, "fsGroup": 10001},
     )
@@ -124,12 +130,25 @@ def test_env_then_keyed_refs_and_env_from(minimal):
 def test_volume_naming_and_order(minimal):
     r = render(
         minimal,
-        volumes=[{"name": "scratch", "mountPath": "/tmp"}, {"name": "state", "mountPath": "/s", "persistentVolumeClaim": {"claimName": "pvc", "readOnly": True}}],
+        volumes=[
+            {"name": "scratch", "mountPath": "/tmp"},
+            {"name": "state", "mountPath": "/s", "persistentVolumeClaim": {"claimName": "pvc", "readOnly": True}},
+        ],
         configMapRefs=[{"name": "settings", "type": "volume", "mountPath": "/etc/s"}],
-        secretRefs=[{"name": "tls", "type": "volume", "mountPath": "/etc/tls", "keys": [{"secretKey": "tls.crt", "path": "cert.pem"}, {"secretKey": "ca"}]}],
+        secretRefs=[
+            {
+                "name": "tls",
+                "type": "volume",
+                "mountPath": "/etc/tls",
+                "keys": [{"secretKey": "tls.crt", "path": "cert.pem"}, {"secretKey": "ca"}],
+            }
+        ],
     )
     assert pod(r)["volumes"] == [
-        {"name": "secret-tls", "secret": {"secretName": "tls", "items": [{"key": "tls.crt", "path": "cert.pem"}, {"key": "ca", "path": "ca"}]}},
+        {
+            "name": "secret-tls",
+            "secret": {"secretName": "tls", "items": [{"key": "tls.crt", "path": "cert.pem"}, {"key": "ca", "path": "ca"}]},
+        },
         {"name": "configmap-settings", "configMap": {"name": "settings"}},
         {"name": "scratch", "emptyDir": {}},
         {"name": "state", "persistentVolumeClaim": {"claimName": "pvc", "readOnly": True}},
@@ -148,8 +167,14 @@ def test_volume_naming_and_order(minimal):
         (None, None),
         ({"type": "Recreate"}, {"type": "Recreate"}),
         ({"type": "RollingUpdate"}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}),
-        ({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0}}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}}),
-        ({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "50%"}}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "50%"}}),
+        (
+            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0}},
+            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}},
+        ),
+        (
+            {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "50%"}},
+            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "50%"}},
+        ),
     ],
 )
 def test_strategy(minimal, strategy, expected):
@@ -160,13 +185,25 @@ def test_strategy(minimal, strategy, expected):
 def test_soft_anti_affinity_only_for_several_replicas_without_affinity(minimal):
     assert "affinity" not in pod(render(minimal))
     spread = pod(render(minimal, replicas=3))["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
-    assert spread == [{"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": SELECTOR}, "topologyKey": "kubernetes.io/hostname"}}]
-    given = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}
+    assert spread == [
+        {"weight": 100, "podAffinityTerm": {"labelSelector": {"matchLabels": SELECTOR}, "topologyKey": "kubernetes.io/hostname"}}
+    ]
+    given = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]
+            }
+        }
+    }
     assert pod(render(minimal, replicas=3, affinity=given))["affinity"] == given
 
 
 def test_pod_labels_and_annotations_merge_with_ours_winning(minimal):
-    r = render(minimal, podLabels={"team": "x", "app.kubernetes.io/name": "evil"}, podAnnotations={"a": "b", "otilm.com/config-checksum": "mine"})
+    r = render(
+        minimal,
+        podLabels={"team": "x", "app.kubernetes.io/name": "evil"},
+        podAnnotations={"a": "b", "otilm.com/config-checksum": "mine"},
+    )
     meta = r.deployment["spec"]["template"]["metadata"]
     assert meta["labels"]["team"] == "x" and meta["labels"]["app.kubernetes.io/name"] == "demo"
     assert meta["annotations"] == {"a": "b", "otilm.com/config-checksum": EMPTY_CHECKSUM}
@@ -189,7 +226,9 @@ def test_pod_disruption_budget_fallback(minimal, pdb, budget):
 def test_service_monitor_only_when_both_enabled(minimal):
     assert render(minimal, metrics={"enabled": True}).service_monitor is None
     assert render(minimal, metrics={"serviceMonitor": {"enabled": True}}).service_monitor is None
-    monitor = render(minimal, metrics={"enabled": True, "serviceMonitor": {"enabled": True, "interval": "30s", "labels": {"release": "prom"}}}).service_monitor
+    monitor = render(
+        minimal, metrics={"enabled": True, "serviceMonitor": {"enabled": True, "interval": "30s", "labels": {"release": "prom"}}}
+    ).service_monitor
     assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
     assert monitor["metadata"]["labels"]["release"] == "prom"
     assert monitor["spec"] == {
@@ -225,7 +264,17 @@ def test_ingress_optional(minimal):
 
 def test_scheduling_and_image_fields_pass_through(minimal):
     r = render(
-        {**minimal, "image": {"repository": "r/x", "tag": "1", "pullPolicy": "Always", "pullSecrets": ["a", "b"], "command": ["/bin/c"], "args": ["--x"]}},
+        {
+            **minimal,
+            "image": {
+                "repository": "r/x",
+                "tag": "1",
+                "pullPolicy": "Always",
+                "pullSecrets": ["a", "b"],
+                "command": ["/bin/c"],
+                "args": ["--x"],
+            },
+        },
         nodeSelector={"zone": "a"},
         tolerations=[{"key": "hsm", "operator": "Exists"}],
         lifecycle={"terminationGracePeriodSeconds": 60},

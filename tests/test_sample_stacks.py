@@ -22,7 +22,7 @@ SAMPLE_FILES = {
 }
 
 
-@pytest.mark.parametrize("stack", SAMPLE_STACKS + ["dev"])
+@pytest.mark.parametrize("stack", [*SAMPLE_STACKS, "dev"])
 def test_every_object_of_every_stack_is_schema_valid(stack):
     for raw in stack_connectors(stack):
         rendered = render_connector(ConnectorEntry.model_validate(raw).to_args())

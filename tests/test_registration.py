@@ -1,0 +1,178 @@
+"""Registration against a real HTTP server on 127.0.0.1, and the provider's exactly-once rules."""
+
+from __future__ import annotations
+
+import pickle
+import socket
+from typing import Any
+
+import pytest
+
+from components.platform_client import RegistrationError, RetryPolicy, register, register_url, request_body
+from components.registration import RegistrationProvider
+
+from .platform_double import Answer, platform_double
+
+SECRET = "s3cr3t-attribute-value"
+LEAK = "ECHOED-IDENTITY-MATERIAL"
+
+
+def props(platform_url: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "platform_url": platform_url,
+        "name": "X.509 Compliance Provider",
+        "url": "http://x509.default.svc.cluster.local:8080",
+        "auth_type": "basic",
+        "auth_attributes": [{"name": "password", "content": SECRET}],
+        "custom_attributes": [],
+        "connector_version": "v2",
+        "retry_initial_seconds": 0.01,
+        "retry_max_seconds": 0.04,
+        "deadline_seconds": 1,
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("base", "expected"),
+    [
+        ("https://h/api", "https://h/api/v2/connector/register"),
+        ("https://h/api/", "https://h/api/v2/connector/register"),
+        ("https://h", "https://h/v2/connector/register"),
+        ("https://gw.example.com/ilm/api", "https://gw.example.com/ilm/api/v2/connector/register"),
+    ],
+)
+def test_join_never_rewrite(base, expected):
+    assert register_url(base) == expected
+
+
+def test_body_lists_never_null():
+    body = request_body("n", "v1", "http://c", "none", None, None)
+    assert body == {
+        "name": "n",
+        "version": "v1",
+        "url": "http://c",
+        "authType": "none",
+        "authAttributes": [],
+        "customAttributes": [],
+    }
+
+
+def test_create_posts_once_and_keeps_uuid_status_time():
+    with platform_double() as double:
+        double.script.append(Answer(200, {"uuid": "3f0b-uuid", "status": "connected"}))
+        result = RegistrationProvider().create(props(double.url + "/"))
+    assert double.paths == ["/api/v2/connector/register"]
+    assert double.requests == [
+        {
+            "name": "X.509 Compliance Provider",
+            "version": "v2",
+            "url": "http://x509.default.svc.cluster.local:8080",
+            "authType": "basic",
+            "authAttributes": [{"name": "password", "content": SECRET}],
+            "customAttributes": [],
+        }
+    ]
+    assert result.id == "3f0b-uuid"
+    assert result.outs["uuid"] == "3f0b-uuid" and result.outs["status"] == "connected"
+    assert result.outs["registered_at"].endswith("Z") and "T" in result.outs["registered_at"]
+
+
+def test_retries_5xx_on_a_doubling_schedule_then_succeeds():
+    waits: list[float] = []
+    with platform_double() as double:
+        double.script += [Answer(503), Answer(502)]
+        registered = register(double.url, {"name": "n"}, RetryPolicy(5, 300, 600), sleep=waits.append)
+    assert len(double.requests) == 3
+    assert waits == [5, 10]
+    assert registered.status == "waitingForApproval"
+
+
+def test_schedule_doubles_to_ceiling_within_deadline():
+    assert RetryPolicy(5, 300, 600).delays() == [5, 10, 20, 40, 80, 160]
+    delays = RetryPolicy(5, 300, 1000).delays()
+    assert delays[:7] == [5, 10, 20, 40, 80, 160, 300]
+    assert sum(delays) <= 1000
+
+
+@pytest.mark.parametrize("status", [400, 404, 409, 422])
+def test_4xx_fails_at_once_without_reading_the_body(status):
+    with platform_double() as double:
+        double.script.append(Answer(status, {"message": LEAK}))
+        with pytest.raises(RegistrationError) as caught:
+            RegistrationProvider().create(props(double.url))
+    assert len(double.requests) == 1
+    assert str(caught.value) == f"registration failed with status {status}"
+    assert caught.value.__cause__ is None
+    assert LEAK not in repr(caught.value.__context__)
+
+
+def test_5xx_until_deadline_says_status_attempts_and_deadline():
+    with platform_double() as double:
+        double.script += [Answer(500, {"message": LEAK})] * 50
+        with pytest.raises(RegistrationError) as caught:
+            RegistrationProvider().create(props(double.url, deadline_seconds=0.1))
+    message = str(caught.value)
+    assert message.startswith("registration failed with status 500 after")
+    assert f"after {len(double.requests)} attempts" in message
+    assert LEAK not in message and SECRET not in message
+
+
+def test_transport_failure_is_a_fixed_phrase_without_host():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/api"
+    with pytest.raises(RegistrationError) as caught:
+        RegistrationProvider().create(props(url, deadline_seconds=0.05))
+    message = str(caught.value)
+    assert "the platform could not be reached" in message
+    assert "127.0.0.1" not in message and str(port) not in message
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"status": "connected"}, {"uuid": "", "status": "connected"}, {"uuid": "u", "status": "approved"}, ["not", "an", "object"]],
+)
+def test_200_without_usable_uuid_or_status_is_an_error(body):
+    with platform_double() as double:
+        double.script.append(Answer(200, body))
+        with pytest.raises(RegistrationError, match="registration failed"):
+            RegistrationProvider().create(props(double.url))
+
+
+def test_diff_never_replaces_and_ignores_the_serialized_provider():
+    provider = RegistrationProvider()
+    olds = {**props("https://p/api"), "uuid": "u", "status": "connected", "registered_at": "t", "__provider": "old-pickle"}
+    same = provider.diff("u", olds, {**props("https://p/api"), "__provider": "new-pickle"})
+    assert same.changes is False and not same.replaces
+    changed = provider.diff("u", olds, {**props("https://p/api"), "name": "renamed", "__provider": "x"})
+    assert changed.changes is True and not changed.replaces and changed.delete_before_replace is False
+
+
+def test_update_carries_the_registration_forward_without_calling_the_platform():
+    with platform_double() as double:
+        olds = {**props(double.url), "uuid": "u-1", "status": "connected", "registered_at": "2026-01-01T00:00:00Z"}
+        news = {**props(double.url), "name": "renamed", "uuid": None, "status": None, "registered_at": None}
+        result = RegistrationProvider().update("u-1", olds, news)
+        RegistrationProvider().delete("u-1", olds)
+        read = RegistrationProvider().read("u-1", olds)
+    assert double.requests == []
+    assert result.outs["uuid"] == "u-1" and result.outs["status"] == "connected"
+    assert result.outs["registered_at"] == "2026-01-01T00:00:00Z" and result.outs["name"] == "renamed"
+    assert read.outs == olds and read.id == "u-1"
+
+
+def test_provider_holds_no_client_or_credential():
+    provider = RegistrationProvider()
+    assert vars(provider) == {} or all(not hasattr(v, "send") for v in vars(provider).values())
+    assert SECRET.encode() not in pickle.dumps(provider)
+
+
+def test_tls_verified_by_default(tmp_path):
+    from components.platform_client import TlsSettings
+
+    assert TlsSettings().verify() is True
+    assert TlsSettings(ca_bundle=str(tmp_path / "ca.pem")).verify() == str(tmp_path / "ca.pem")
+    assert TlsSettings(ca_bundle="x", insecure_skip_verify=True).verify() is False
