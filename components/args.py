@@ -195,10 +195,19 @@ class ConfigMapKeyArgs(Model):
     path: str | None = None
 
 
+def _resource_or_none(value: Any) -> Any:
+    if value is not None and not isinstance(value, pulumi.CustomResource):
+        raise ValueError("must be a Secret or ConfigMap resource of the program (Python only)")
+    return value
+
+
 class _RefArgs(Model):
     name: Annotated[str, Field(min_length=1, max_length=253)]
     type: Literal["env", "volume"]
     mount_path: AbsolutePath | None = None
+    source: Annotated[Any, AfterValidator(_resource_or_none)] = None
+    """Python only: the program's own Secret / ConfigMap resource named ``name``; its data
+    output feeds the checksum and nothing is read from the cluster."""
 
     @model_validator(mode="after")
     def _mount_path_for_volume(self) -> _RefArgs:

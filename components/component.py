@@ -10,10 +10,10 @@ import pulumi_kubernetes as k8s
 from pydantic import ValidationError
 
 from .args import ConnectorArgs
-from .checksum import EMPTY_CHECKSUM
 from .errors import InvalidArgumentsError, describe
+from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
-from .render.connector import RenderedConnector, render_connector
+from .render.connector import RenderedConnector, render_connector, stamp_checksum
 
 TYPE_TOKEN = "connectors:index:Connector"
 
@@ -53,12 +53,21 @@ class ConnectorComponent(pulumi.ComponentResource):
         name: str,
         args: ConnectorArgs | Mapping[str, Any],
         opts: pulumi.ResourceOptions | None = None,
+        *,
+        references: ResolvedReferences | None = None,
+        reference_reader: ReferenceReader | NoCluster | None = None,
     ) -> None:
+        """``references`` are the already-resolved referenced objects (the program resolves every
+        connector's before creating any); otherwise they are read with ``reference_reader``,
+        by default from the ambient cluster, before anything is registered."""
         validated = validate_args(args)
+        if references is None:
+            references = resolve_references(validated, reference_reader or ClusterReader())
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
 
-        rendered = self._render(validated, pulumi.Output.from_input(EMPTY_CHECKSUM))
+        rendered = self._render(validated)
+        checksum = checksum_output(references)
 
         def part(kind: str, key: str) -> pulumi.Output[Any]:
             return rendered.apply(lambda r: getattr(r, kind)[key])
@@ -71,7 +80,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         deployment = k8s.apps.v1.Deployment(
             name,
             metadata=part("deployment", "metadata"),
-            spec=part("deployment", "spec"),
+            spec=pulumi.Output.all(rendered, checksum).apply(lambda rc: stamp_checksum(rc[0].deployment, rc[1])["spec"]),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
         )
         resources["deployment"] = deployment
@@ -107,9 +116,7 @@ class ConnectorComponent(pulumi.ComponentResource):
 
         self.endpoint = rendered.apply(lambda r: r.endpoint)
         self.current_image = rendered.apply(lambda r: r.current_image)
-        self.config_checksum = rendered.apply(
-            lambda r: r.deployment["spec"]["template"]["metadata"]["annotations"]["otilm.com/config-checksum"]
-        )
+        self.config_checksum = checksum
         self.children = {kind: name for kind in resources}
         self.registration = None
         reg = validated.registration
@@ -145,10 +152,12 @@ class ConnectorComponent(pulumi.ComponentResource):
         self.register_outputs(outputs)
 
     @staticmethod
-    def _render(args: ConnectorArgs, checksum: pulumi.Output[str]) -> pulumi.Output[RenderedConnector]:
-        """Render once every input value is known; plain arguments render as they are."""
+    def _render(args: ConnectorArgs) -> pulumi.Output[RenderedConnector]:
+        """Render once every input value is known; plain arguments render as they are.
+
+        The checksum is stamped on the Deployment alone (``stamp_checksum``), so that its
+        secretness, when a Secret went into it, does not spread to other objects and outputs."""
         dumped = args.model_dump(exclude={"registration"})
         if not _has_outputs(dumped):
-            return checksum.apply(lambda c: render_connector(args, c))
-        values = pulumi.Output.from_input(dumped)
-        return pulumi.Output.all(values, checksum).apply(lambda vc: render_connector(ConnectorArgs.model_validate(vc[0]), vc[1]))
+            return pulumi.Output.from_input(render_connector(args))  # type: ignore[arg-type]
+        return pulumi.Output.from_input(dumped).apply(lambda values: render_connector(ConnectorArgs.model_validate(values)))

@@ -13,9 +13,9 @@ class InvalidArgumentsError(pulumi.RunError, ValueError):
 
     A ``pulumi.RunError``, so the engine prints the message alone, without a traceback."""
 
-    def __init__(self, problems: Sequence[str]) -> None:
+    def __init__(self, problems: Sequence[str], heading: str = "invalid connector arguments") -> None:
         self.problems = list(problems)
-        super().__init__("invalid connector arguments:\n" + "\n".join(f"  - {p}" for p in self.problems))
+        super().__init__(f"{heading}:\n" + "\n".join(f"  - {p}" for p in self.problems))
 
 
 def field_path(prefix: str, loc: Sequence[int | str]) -> str:

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from .args import ConnectorEntry
 from .component import ConnectorComponent
 from .errors import InvalidArgumentsError, describe
+from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, resolve_references
 
 
 def parse_connectors(raw: Any) -> list[ConnectorEntry]:
@@ -45,13 +46,34 @@ def kubernetes_provider(config: pulumi.Config) -> k8s.Provider | None:
     return None
 
 
-def connectors_program() -> None:
+def reference_reader(config: pulumi.Config) -> ReferenceReader | NoCluster:
+    if config.get("renderDirectory"):
+        return NoCluster()
+    return ClusterReader(config.get("kubeconfig"), config.get("context"))
+
+
+def resolve_all(entries: list[ConnectorEntry], reader: ReferenceReader | NoCluster) -> list[ResolvedReferences]:
+    """Every connector's referenced objects, before any resource exists; one error for all missing."""
+    resolved, problems = [], []
+    for entry in entries:
+        try:
+            resolved.append(resolve_references(entry.to_args(), reader))
+        except InvalidArgumentsError as error:
+            problems += error.problems
+    if problems:
+        raise InvalidArgumentsError(problems, heading="referenced objects not found")
+    return resolved
+
+
+def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> None:
+    """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
     entries = parse_connectors(config.get_object("connectors") or [])
+    references = resolve_all(entries, reader or reference_reader(config))
     provider = kubernetes_provider(config)
     opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
-    for entry in entries:
-        connector = ConnectorComponent(entry.name, entry.to_args(), opts)
+    for entry, refs in zip(entries, references, strict=True):
+        connector = ConnectorComponent(entry.name, entry.to_args(), opts, references=refs)
         outputs: dict[str, Any] = {
             "endpoint": connector.endpoint,
             "currentImage": connector.current_image,

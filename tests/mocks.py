@@ -9,14 +9,29 @@ from typing import Any
 
 import pulumi
 
+SECRET_SIG = "4dabf18193072939515e22adb298388d"
+
+
+def unwrap_secrets(value: Any, path: str = "", found: list[str] | None = None) -> Any:
+    """The value with Pulumi's secret wrappers removed; ``found`` collects where they were."""
+    if isinstance(value, dict):
+        if value.get(SECRET_SIG) == "1b47061264138c4ac30d75fd1eb44270":
+            if found is not None:
+                found.append(path)
+            return unwrap_secrets(value.get("value"), path, found)
+        return {k: unwrap_secrets(v, f"{path}.{k}" if path else k, found) for k, v in value.items()}
+    if isinstance(value, list):
+        return [unwrap_secrets(v, f"{path}[{i}]", found) for i, v in enumerate(value)]
+    return value
+
 
 @dataclass
 class Recorded:
     type_: str
     name: str
     inputs: dict[str, Any]
-    parent: str | None
     provider: str | None
+    secret_paths: list[str]
 
 
 class RecordingMocks(pulumi.runtime.Mocks):
@@ -24,9 +39,9 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.resources: list[Recorded] = []
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
-        parent = getattr(args.custom, "_parent", None) if args.custom is not None else None
-        self.resources.append(Recorded(args.typ, args.name, dict(args.inputs), None, args.provider))
-        del parent
+        secret_paths: list[str] = []
+        inputs = unwrap_secrets(dict(args.inputs), "", secret_paths)
+        self.resources.append(Recorded(args.typ, args.name, inputs, args.provider, secret_paths))
         return f"{args.name}-id", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
@@ -63,3 +78,27 @@ def run(program: Callable[[], Any], config: dict[str, Any] | None = None) -> Rec
     body()
     mocks.result = result.get("value")  # type: ignore[attr-defined]
     return mocks
+
+
+class StaticReader:
+    """Referenced objects as a dict ``{(kind, namespace, name): data}``; anything else is missing."""
+
+    def __init__(self, objects: dict[tuple[str, str, str], dict[str, str]] | None = None) -> None:
+        self.objects = objects or {}
+        self.reads: list[tuple[str, str, str]] = []
+
+    def read(self, ref: Any) -> dict[str, str] | None:
+        key = (ref.kind, ref.namespace, ref.name)
+        self.reads.append(key)
+        return self.objects.get(key)
+
+
+def reader_for(connectors: list[dict[str, Any]]) -> StaticReader:
+    """A reader that holds every object the connectors reference, with placeholder data."""
+    objects = {}
+    for c in connectors:
+        for ref in c["spec"].get("secretRefs", []):
+            objects[("secret", c["namespace"], ref["name"])] = {"k": "dg=="}
+        for ref in c["spec"].get("configMapRefs", []):
+            objects[("configmap", c["namespace"], ref["name"])] = {"k": "v"}
+    return StaticReader(objects)

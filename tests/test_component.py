@@ -11,13 +11,14 @@ from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
 
 from .conftest import SAMPLE_STACKS, stack_connectors
-from .mocks import run
+from .mocks import reader_for, run
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 
 
 def test_full_stack_creates_every_child_with_explicit_names():
-    mocks = run(connectors_program, {"connectors": stack_connectors("full")})
+    connectors = stack_connectors("full")
+    mocks = run(lambda: connectors_program(reader_for(connectors)), {"connectors": connectors})
     types = sorted(r.type_ for r in mocks.resources)
     assert types == [
         "connectors:index:Connector",
@@ -36,7 +37,8 @@ def test_full_stack_creates_every_child_with_explicit_names():
 
 @pytest.mark.parametrize("stack", SAMPLE_STACKS)
 def test_registration_only_where_the_stack_has_it(stack):
-    mocks = run(connectors_program, {"connectors": stack_connectors(stack)})
+    connectors = stack_connectors(stack)
+    mocks = run(lambda: connectors_program(reader_for(connectors)), {"connectors": connectors})
     registrations = mocks.of_type("pulumi-python:dynamic:Resource")
     has_registration = "registration" in stack_connectors(stack)[0]["spec"]
     assert len(registrations) == (1 if has_registration else 0)

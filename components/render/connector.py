@@ -159,6 +159,14 @@ def with_extra_labels(obj: Obj, extra: dict[str, str]) -> Obj:
     return obj
 
 
+def stamp_checksum(deployment: Obj, config_checksum: str) -> Obj:
+    """A copy of the Deployment whose pod template carries ``config_checksum``."""
+    template = deployment["spec"]["template"]
+    annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: config_checksum}
+    metadata = {**template["metadata"], "annotations": annotations}
+    return {**deployment, "spec": {**deployment["spec"], "template": {**template, "metadata": metadata}}}
+
+
 def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedConnector:
     w = connector_workload(args, config_checksum)
     name, namespace, own = args.name, args.namespace, w.labels

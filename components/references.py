@@ -1,0 +1,166 @@
+"""The Secrets and ConfigMaps a connector references: read, checked, and turned into data to hash.
+
+A reference by name is read from the cluster here, in the program's process, with the same
+kubeconfig rules as the Kubernetes provider: values stay in this process, are only hashed, and
+every missing object is reported in one message before any resource is registered. A reference
+to a Secret or ConfigMap resource of the same program uses that resource's data output instead.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import pulumi
+import yaml
+
+from .args import ConnectorArgs
+from .checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum
+from .errors import InvalidArgumentsError
+
+Kind = Literal["secret", "configmap"]
+KIND_NAMES = {"secret": "Secret", "configmap": "ConfigMap"}
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: Kind
+    name: str
+    namespace: str
+    source: Any = None
+    """A ``k8s.core.v1.Secret`` / ``ConfigMap`` resource of the program, or None for a named one."""
+
+    def describe(self) -> str:
+        return f'{KIND_NAMES[self.kind]} "{self.name}" in namespace "{self.namespace}"'
+
+
+class ReferenceReader(Protocol):
+    def read(self, ref: Reference) -> Mapping[str, str] | None:
+        """The object's ``data`` as the API returns it, or None when it does not exist."""
+
+
+class NoCluster:
+    """For render-to-directory mode: nothing can be read; each named reference is a warning."""
+
+
+class MissingReferencesError(InvalidArgumentsError):
+    """One message naming every reference that does not resolve."""
+
+    def __init__(self, missing: Sequence[Reference]) -> None:
+        problems = [f'{KIND_NAMES[r.kind]} "{r.name}" not found in namespace "{r.namespace}"' for r in missing]
+        super().__init__(problems, heading="referenced objects not found")
+
+
+class ReferenceReadError(pulumi.RunError):
+    pass
+
+
+class ClusterReader:
+    """Reads with the kubernetes client: an explicit kubeconfig (path or content) and context,
+    else the ambient ``KUBECONFIG`` / ``~/.kube/config`` / in-cluster service account."""
+
+    def __init__(self, kubeconfig: str | None = None, context: str | None = None) -> None:
+        self.kubeconfig = kubeconfig
+        self.context = context
+        self._api: Any = None
+
+    def _core_api(self) -> Any:
+        if self._api is None:
+            from kubernetes import client, config
+
+            api_client = client.ApiClient(configuration=client.Configuration())
+            configuration = api_client.configuration
+            if self.kubeconfig and "\n" in self.kubeconfig:
+                config.load_kube_config_from_dict(
+                    yaml.safe_load(self.kubeconfig), context=self.context, client_configuration=configuration
+                )
+            else:
+                try:
+                    config.load_kube_config(config_file=self.kubeconfig, context=self.context, client_configuration=configuration)
+                except config.ConfigException:
+                    config.load_incluster_config(client_configuration=configuration)
+            self._api = client.CoreV1Api(api_client)
+        return self._api
+
+    def read(self, ref: Reference) -> Mapping[str, str] | None:
+        from kubernetes.client.exceptions import ApiException
+
+        try:
+            api = self._core_api()
+            if ref.kind == "secret":
+                obj = api.read_namespaced_secret(ref.name, ref.namespace)
+            else:
+                obj = api.read_namespaced_config_map(ref.name, ref.namespace)
+        except ApiException as error:
+            if error.status == 404:
+                return None
+            raise ReferenceReadError(f"cannot read {ref.describe()}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read {ref.describe()}: the cluster could not be reached") from None
+        return dict(obj.data or {})
+
+
+def references_of(args: ConnectorArgs) -> list[Reference]:
+    refs = [Reference("secret", r.name, args.namespace, r.source) for r in args.secret_refs]
+    refs += [Reference("configmap", r.name, args.namespace, r.source) for r in args.config_map_refs]
+    return refs
+
+
+@dataclass
+class ResolvedReferences:
+    """What the checksum covers: data read now, and data outputs of the program's resources."""
+
+    read: list[ReferencedData] = field(default_factory=list)
+    read_any_secret: bool = False
+    from_resources: list[tuple[Reference, pulumi.Output[Mapping[str, str]]]] = field(default_factory=list)
+
+
+def _resource_data(ref: Reference) -> pulumi.Output[Mapping[str, str]]:
+    """The data the API will hold: ``data``, with ``stringData`` (a Secret's, base64-encoded) over it."""
+    source = ref.source
+    string_data = getattr(source, "string_data", None) if ref.kind == "secret" else None
+
+    def effective(values: list[Any]) -> Mapping[str, str]:
+        data, strings = dict(values[0] or {}), values[1] or {}
+        data.update({k: base64.b64encode(v.encode()).decode() for k, v in strings.items()})
+        return data
+
+    return pulumi.Output.all(source.data, string_data).apply(effective)
+
+
+def resolve_references(args: ConnectorArgs, reader: ReferenceReader | NoCluster) -> ResolvedReferences:
+    """Read every named reference; raise ``MissingReferencesError`` naming all missing ones."""
+    resolved, missing = ResolvedReferences(), []
+    for ref in references_of(args):
+        if ref.source is not None:
+            resolved.from_resources.append((ref, _resource_data(ref)))
+        elif isinstance(reader, NoCluster):
+            pulumi.log.warn(f"{ref.describe()} cannot be read without a cluster (render mode): the config checksum leaves it out")
+        else:
+            data = reader.read(ref)
+            if data is None:
+                missing.append(ref)
+            else:
+                resolved.read.append(ReferencedData(ref.kind, ref.name, data))
+                resolved.read_any_secret |= ref.kind == "secret"
+    if missing:
+        raise MissingReferencesError(missing)
+    return resolved
+
+
+def checksum_output(resolved: ResolvedReferences) -> pulumi.Output[str]:
+    """The combined checksum; secret whenever a Secret's values went into it."""
+    if not resolved.read and not resolved.from_resources:
+        return pulumi.Output.from_input(EMPTY_CHECKSUM)
+    outputs = [data for _, data in resolved.from_resources]
+
+    def combine(values: list[Mapping[str, str]]) -> str:
+        pending = [
+            ReferencedData(ref.kind, ref.name, data) for (ref, _), data in zip(resolved.from_resources, values, strict=True)
+        ]
+        return config_checksum([*resolved.read, *pending])
+
+    checksum = pulumi.Output.all(*outputs).apply(combine) if outputs else pulumi.Output.from_input(combine([]))
+    return pulumi.Output.secret(checksum) if resolved.read_any_secret else checksum
