@@ -127,7 +127,8 @@ class ConnectorComponent(pulumi.ComponentResource):
                 name=reg.name,
                 url=self.endpoint,
                 auth_type=reg.auth_type,
-                auth_attributes=[a.model_dump() for a in reg.auth_attributes],
+                # Credentials by nature: always kept as secrets in state.
+                auth_attributes=pulumi.Output.secret([a.model_dump() for a in reg.auth_attributes]),
                 custom_attributes=[a.model_dump() for a in reg.custom_attributes],
                 connector_version=reg.version,
                 retry_initial_seconds=reg.retry_initial_seconds,

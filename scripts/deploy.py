@@ -13,30 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 LOCAL_PASSPHRASE = "local-dev-only"
-
-
-def tools_bin() -> pathlib.Path:
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "install-tools")], check=True, capture_output=True, text=True)
-    return pathlib.Path(out.stdout.strip().splitlines()[-1])
-
-
-def engine_env(bin_dir: pathlib.Path) -> dict[str, str]:
-    """PATH with the tools first and this virtualenv's python next (the dynamic-provider helper runs it)."""
-    venv_bin = pathlib.Path(sys.executable).parent
-    return {
-        "PATH": os.pathsep.join([str(bin_dir), str(venv_bin), os.environ.get("PATH", "")]),
-        "PULUMI_CONFIG_PASSPHRASE": os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE),
-        "PULUMI_SKIP_UPDATE_CHECK": "true",
-        "PULUMI_HOME": str(bin_dir.parent / "pulumi-home"),
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
 
 
 def main() -> int:
@@ -48,8 +30,9 @@ def main() -> int:
     from pulumi import automation as auto
 
     from components.program import connectors_program
+    from scripts.engine_tools import engine_env, tools_bin
 
-    env = engine_env(tools_bin())
+    env = engine_env(tools_bin(), os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE))
     state = ROOT / ".pulumi-state"
     state.mkdir(exist_ok=True)
     env["PULUMI_BACKEND_URL"] = f"file://{state}"
