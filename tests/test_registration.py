@@ -176,3 +176,15 @@ def test_tls_verified_by_default(tmp_path):
     assert TlsSettings().verify() is True
     assert TlsSettings(ca_bundle=str(tmp_path / "ca.pem")).verify() == str(tmp_path / "ca.pem")
     assert TlsSettings(ca_bundle="x", insecure_skip_verify=True).verify() is False
+
+
+def test_ctrl_c_while_waiting_to_retry_stops_cleanly():
+    def interrupted(_seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    with platform_double() as double:
+        double.script.append(Answer(503))
+        with pytest.raises(RegistrationError, match="registration cancelled while waiting to retry") as caught:
+            register(double.url, {"name": "n"}, RetryPolicy(5, 300, 600), sleep=interrupted)
+    assert len(double.requests) == 1
+    assert caught.value.__suppress_context__

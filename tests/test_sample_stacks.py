@@ -47,3 +47,15 @@ def test_full_sample_renders_every_kind():
     assert rendered.pod_disruption_budget["spec"]["minAvailable"] == 2
     assert rendered.deployment["spec"]["strategy"] == {"type": "Recreate"}
     assert rendered.endpoint == "http://ejbca-ng-connector.ilm-system.svc.cluster.local:8443"
+
+
+def test_the_service_monitor_schema_is_real():
+    """The CRD check refuses what prometheus-operator refuses."""
+    import jsonschema
+
+    (raw,) = stack_connectors("full")
+    monitor = render_connector(ConnectorEntry.model_validate(raw).to_args()).service_monitor
+    assert_valid(monitor)
+    monitor["spec"]["endpoints"][0]["interval"] = "every thirty seconds"
+    with pytest.raises(jsonschema.ValidationError):
+        assert_valid(monitor)
