@@ -309,6 +309,7 @@ class RegistrationArgs(Model):
     deadline_seconds: Annotated[float, Field(gt=0)] = 600
     ca_bundle: str | None = None
     insecure_skip_tls_verify: bool = False
+    route: Literal["auto", "direct", "apiServerProxy"] = "auto"
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:

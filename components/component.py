@@ -9,11 +9,13 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pydantic import ValidationError
 
-from .args import ConnectorArgs
+from .args import ConnectorArgs, RegistrationArgs
+from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError, describe
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
 from .render.connector import RenderedConnector, render_connector, stamp_checksum
+from .routing import RouteError, choose_route
 
 TYPE_TOKEN = "connectors:index:Connector"
 
@@ -26,6 +28,29 @@ def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> Co
         return ConnectorArgs.model_validate(dict(args))
     except ValidationError as error:
         raise InvalidArgumentsError(describe(error, path)) from None
+
+
+def registration_route(reg: RegistrationArgs, kubeconfig: str | None, kube_context: str | None) -> str | pulumi.Output[str]:
+    """The route the registration will take; a route that cannot work is refused now."""
+
+    def decide(platform_url: str) -> str:
+        try:
+            route = choose_route(reg.route, platform_url)
+        except RouteError as error:
+            raise InvalidArgumentsError([str(error)], heading="registration cannot work") from None
+        if route == "apiServerProxy" and not has_credentials(kubeconfig, kube_context):
+            raise InvalidArgumentsError(
+                [
+                    "platformUrl is an in-cluster address that does not resolve from here, so registration.route "
+                    f"{reg.route} needs the API server's service proxy, but no cluster credentials (kubeconfig) were found"
+                ],
+                heading="registration cannot work",
+            )
+        return route
+
+    if isinstance(reg.platform_url, pulumi.Output):
+        return reg.platform_url.apply(decide)
+    return decide(reg.platform_url)
 
 
 def _has_outputs(value: Any) -> bool:
@@ -56,13 +81,20 @@ class ConnectorComponent(pulumi.ComponentResource):
         *,
         references: ResolvedReferences | None = None,
         reference_reader: ReferenceReader | NoCluster | None = None,
+        kubeconfig: str | None = None,
+        kube_context: str | None = None,
     ) -> None:
         """``references`` are the already-resolved referenced objects (the program resolves every
-        connector's before creating any); otherwise they are read with ``reference_reader``,
-        by default from the ambient cluster, before anything is registered."""
+        connector's before creating any); otherwise they are read with ``reference_reader``, by
+        default from the cluster that ``kubeconfig`` (a path or its content) and ``kube_context``
+        name, else the ambient one, before anything is registered. The same cluster
+        configuration gives the credentials of the registration's API-server proxy route."""
         validated = validate_args(args)
         if references is None:
-            references = resolve_references(validated, reference_reader or ClusterReader())
+            references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
+        route = None
+        if validated.registration is not None:
+            route = registration_route(validated.registration, kubeconfig, kube_context)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
 
@@ -136,6 +168,9 @@ class ConnectorComponent(pulumi.ComponentResource):
                 deadline_seconds=reg.deadline_seconds,
                 ca_bundle=reg.ca_bundle,
                 insecure_skip_tls_verify=reg.insecure_skip_tls_verify,
+                route=route or "direct",
+                kubeconfig=pulumi.Output.secret(kubeconfig) if kubeconfig and "\n" in kubeconfig else kubeconfig,
+                kube_context=kube_context,
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[deployment]),
             )
         outputs: dict[str, Any] = {

@@ -6,6 +6,7 @@ reaches a message: the body of a refusal can echo request and identity material.
 
 from __future__ import annotations
 
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,6 +14,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+
+from .cluster_access import ApiServerAccess
+from .routing import in_cluster_target
 
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
 TRANSPORT_FAILURE = "the platform could not be reached"
@@ -56,6 +60,50 @@ class Registered:
     registered_at: str
 
 
+@dataclass(frozen=True)
+class Destination:
+    """Where the request goes and with what transport settings; built per call, never stored."""
+
+    url: str
+    verify: bool | str = True
+    headers: tuple[tuple[str, str], ...] = ()
+    cert: tuple[str, str] | None = None
+    refusal_suffix: str = ""
+    """Added to a 401/403 message to say which side refused."""
+
+
+def tls_context(verify: bool | str, cert: tuple[str, str] | None) -> ssl.SSLContext | bool:
+    """What httpx takes as ``verify``: a context with the CA bundle and client certificate."""
+    if verify is True and cert is None:
+        return True
+    context = ssl.create_default_context(cafile=verify if isinstance(verify, str) else None)
+    if verify is False:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    if cert is not None:
+        context.load_cert_chain(*cert)
+    return context
+
+
+def direct(platform_url: str, tls: TlsSettings = TlsSettings()) -> Destination:
+    return Destination(register_url(platform_url), verify=tls.verify())
+
+
+def through_api_server(platform_url: str, access: ApiServerAccess) -> Destination:
+    """The same request through the API server's service proxy to the platform's Service."""
+    target = in_cluster_target(register_url(platform_url))
+    if target is None:
+        raise RegistrationError("registration failed: platformUrl is not an in-cluster Service address")
+    headers = (("Authorization", access.authorization),) if access.authorization else ()
+    return Destination(
+        access.host + target.proxy_path(),
+        verify=access.verify,
+        headers=headers,
+        cert=access.client_cert,
+        refusal_suffix=" from the Kubernetes API server",
+    )
+
+
 def register_url(platform_url: str) -> str:
     """Join, never rewrite: a trailing slash is tolerated and a missing /api is not added."""
     return platform_url.rstrip("/") + "/v2/connector/register"
@@ -84,13 +132,16 @@ class _Retryable(Exception):
         self.reason = reason
 
 
-def _attempt(client: httpx.Client, url: str, body: dict[str, Any]) -> Registered:
+def _attempt(client: httpx.Client, destination: Destination, body: dict[str, Any]) -> Registered:
     try:
-        with client.stream("POST", url, json=body) as response:
-            if response.status_code >= 500:
-                raise _Retryable(f"status {response.status_code}")
-            if response.status_code != 200:
-                raise RegistrationError(f"registration failed with status {response.status_code}")
+        with client.stream("POST", destination.url, json=body) as response:
+            status = response.status_code
+            if status >= 500:
+                raise _Retryable(f"status {status}")
+            if status in (401, 403):
+                raise RegistrationError(f"registration failed with status {status}{destination.refusal_suffix}")
+            if status != 200:
+                raise RegistrationError(f"registration failed with status {status}")
             response.read()
             try:
                 payload = response.json()
@@ -111,22 +162,29 @@ def _attempt(client: httpx.Client, url: str, body: dict[str, Any]) -> Registered
 
 
 def register(
-    platform_url: str,
+    destination: Destination | str,
     body: dict[str, Any],
     retry: RetryPolicy = RetryPolicy(),
-    tls: TlsSettings = TlsSettings(),
     timeout_seconds: float = 30,
     sleep: Callable[[float], None] = time.sleep,
 ) -> Registered:
-    """POST the registration; retry 5xx and transport failures on the policy's schedule."""
-    url = register_url(platform_url)
+    """POST the registration; retry 5xx and transport failures on the policy's schedule.
+
+    A plain string is a platform URL reached directly with TLS verified."""
+    if isinstance(destination, str):
+        destination = direct(destination)
     delays = retry.delays()
     attempts = 0
-    with httpx.Client(verify=tls.verify(), timeout=timeout_seconds, follow_redirects=False) as client:
+    with httpx.Client(
+        verify=tls_context(destination.verify, destination.cert),
+        headers=dict(destination.headers),
+        timeout=timeout_seconds,
+        follow_redirects=False,
+    ) as client:
         while True:
             attempts += 1
             try:
-                return _attempt(client, url, body)
+                return _attempt(client, destination, body)
             except _Retryable as failure:
                 if attempts > len(delays):
                     reason = failure.reason

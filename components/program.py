@@ -73,7 +73,14 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     provider = kubernetes_provider(config)
     opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
     for entry, refs in zip(entries, references, strict=True):
-        connector = ConnectorComponent(entry.name, entry.to_args(), opts, references=refs)
+        connector = ConnectorComponent(
+            entry.name,
+            entry.to_args(),
+            opts,
+            references=refs,
+            kubeconfig=config.get("kubeconfig"),
+            kube_context=config.get("context"),
+        )
         outputs: dict[str, Any] = {
             "endpoint": connector.endpoint,
             "currentImage": connector.current_image,

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import pulumi
-import yaml
 
 from .args import ConnectorArgs
 from .checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum
+from .cluster_access import client_configuration
 from .errors import InvalidArgumentsError
 
 Kind = Literal["secret", "configmap"]
@@ -68,20 +68,9 @@ class ClusterReader:
 
     def _core_api(self) -> Any:
         if self._api is None:
-            from kubernetes import client, config
+            from kubernetes import client
 
-            api_client = client.ApiClient(configuration=client.Configuration())
-            configuration = api_client.configuration
-            if self.kubeconfig and "\n" in self.kubeconfig:
-                config.load_kube_config_from_dict(
-                    yaml.safe_load(self.kubeconfig), context=self.context, client_configuration=configuration
-                )
-            else:
-                try:
-                    config.load_kube_config(config_file=self.kubeconfig, context=self.context, client_configuration=configuration)
-                except config.ConfigException:
-                    config.load_incluster_config(client_configuration=configuration)
-            self._api = client.CoreV1Api(api_client)
+            self._api = client.CoreV1Api(client.ApiClient(client_configuration(self.kubeconfig, self.context)))
         return self._api
 
     def read(self, ref: Reference) -> Mapping[str, str] | None:

@@ -26,12 +26,24 @@ INPUTS = (
     "deadline_seconds",
     "ca_bundle",
     "insecure_skip_tls_verify",
+    "route",
+    "kubeconfig",
+    "kube_context",
 )
 
 
 class RegistrationProvider(ResourceProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
-        from components.platform_client import RetryPolicy, TlsSettings, register, request_body
+        from components.cluster_access import NoClusterCredentials, load_access
+        from components.platform_client import (
+            RegistrationError,
+            RetryPolicy,
+            TlsSettings,
+            direct,
+            register,
+            request_body,
+            through_api_server,
+        )
 
         body = request_body(
             props["name"],
@@ -41,15 +53,23 @@ class RegistrationProvider(ResourceProvider):
             props.get("auth_attributes"),
             props.get("custom_attributes"),
         )
+        if props.get("route") == "apiServerProxy":
+            try:
+                access = load_access(props.get("kubeconfig"), props.get("kube_context"))
+            except NoClusterCredentials as error:
+                raise RegistrationError(str(error)) from None
+            destination = through_api_server(props["platform_url"], access)
+        else:
+            tls = TlsSettings(props.get("ca_bundle"), bool(props.get("insecure_skip_tls_verify")))
+            destination = direct(props["platform_url"], tls)
         registered = register(
-            props["platform_url"],
+            destination,
             body,
             RetryPolicy(
                 float(props.get("retry_initial_seconds") or 5),
                 float(props.get("retry_max_seconds") or 300),
                 float(props.get("deadline_seconds") or 600),
             ),
-            TlsSettings(props.get("ca_bundle"), bool(props.get("insecure_skip_tls_verify"))),
         )
         outs = {
             **props,
@@ -76,7 +96,11 @@ class RegistrationProvider(ResourceProvider):
 
 
 class Registration(Resource):
-    """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once."""
+    """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
+
+    ``route`` is the resolved route, ``direct`` or ``apiServerProxy`` (see ``routing``); for the
+    proxy, ``kubeconfig`` (a path, or content given as a secret) and ``kube_context`` say which
+    cluster configuration to load credentials from, inside ``create``."""
 
     uuid: pulumi.Output[str]
     status: pulumi.Output[str]
@@ -98,6 +122,9 @@ class Registration(Resource):
         deadline_seconds: float = 600,
         ca_bundle: str | None = None,
         insecure_skip_tls_verify: bool = False,
+        route: pulumi.Input[str] = "direct",
+        kubeconfig: pulumi.Input[str] | None = None,
+        kube_context: str | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
         props = {
@@ -113,6 +140,9 @@ class Registration(Resource):
             "deadline_seconds": deadline_seconds,
             "ca_bundle": ca_bundle,
             "insecure_skip_tls_verify": insecure_skip_tls_verify,
+            "route": route,
+            "kubeconfig": kubeconfig,
+            "kube_context": kube_context,
             **{key: None for key in OUTPUTS},
         }
         super().__init__(RegistrationProvider(), resource_name, props, opts)

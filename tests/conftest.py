@@ -19,3 +19,25 @@ def stack_connectors(stack: str) -> list[dict[str, Any]]:
 @pytest.fixture
 def minimal() -> dict[str, Any]:
     return {"name": "demo", "namespace": "ilm", "image": {"repository": "r.example/demo", "tag": "1.0"}}
+
+
+def kubeconfig_text(server: str, token: str = "test-token", **user: Any) -> str:
+    return yaml.safe_dump(
+        {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": "c", "cluster": {"server": server}}],
+            "users": [{"name": "u", "user": user or {"token": token}}],
+            "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
+            "current-context": "ctx",
+        }
+    )
+
+
+@pytest.fixture
+def ambient_kubeconfig(tmp_path, monkeypatch) -> pathlib.Path:
+    """A kubeconfig as KUBECONFIG, for programs whose registration needs cluster credentials."""
+    path = tmp_path / "kubeconfig"
+    path.write_text(kubeconfig_text("https://127.0.0.1:6443"))
+    monkeypatch.setenv("KUBECONFIG", str(path))
+    return path

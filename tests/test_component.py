@@ -36,7 +36,7 @@ def test_full_stack_creates_every_child_with_explicit_names():
 
 
 @pytest.mark.parametrize("stack", SAMPLE_STACKS)
-def test_registration_only_where_the_stack_has_it(stack):
+def test_registration_only_where_the_stack_has_it(stack, ambient_kubeconfig):
     connectors = stack_connectors(stack)
     mocks = run(lambda: connectors_program(reader_for(connectors)), {"connectors": connectors})
     registrations = mocks.of_type("pulumi-python:dynamic:Resource")
@@ -48,6 +48,7 @@ def test_registration_only_where_the_stack_has_it(stack):
         assert inputs["url"] == f"http://{spec['name']}.{spec['namespace']}.svc.cluster.local:{spec['spec']['service']['port']}"
         assert inputs["platform_url"] == spec["spec"]["registration"]["platformUrl"]
         assert inputs["custom_attributes"] == spec["spec"]["registration"]["customAttributes"]
+        assert inputs["route"] == "apiServerProxy"  # every sample names an in-cluster platform
 
 
 def test_children_have_the_component_as_parent():
