@@ -173,6 +173,8 @@ class ConnectorComponent(pulumi.ComponentResource):
                 kube_context=kube_context,
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[deployment]),
             )
+        if route is not None:
+            pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
         outputs: dict[str, Any] = {
             "endpoint": self.endpoint,
             "current_image": self.current_image,

@@ -6,6 +6,7 @@ test maps to that Service, answering 503 when there is none (no ready endpoints)
 
 from __future__ import annotations
 
+import json
 import re
 import ssl
 import subprocess
@@ -92,6 +93,8 @@ class ApiServerStandIn:
     upstreams: dict[tuple[str, str, int], str] = field(default_factory=dict)
     """(namespace, service, port) -> base URL the proxy forwards to."""
     requests: list[dict[str, Any]] = field(default_factory=list)
+    objects: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """API paths (``/api/v1/namespaces/<ns>/secrets/<name>``) -> objects served to GET."""
 
 
 @contextmanager
@@ -106,6 +109,17 @@ def api_server_standin(folder: Path) -> Iterator[ApiServerStandIn]:
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def authorized(self) -> bool:
+            peer = self.connection.getpeercert() if isinstance(self.connection, ssl.SSLSocket) else None
+            subject = dict(item[0] for item in peer["subject"]) if peer else {}
+            return self.headers.get("Authorization") == f"Bearer {GOOD_TOKEN}" or subject.get("commonName") == CLIENT_CN
+
+        def do_GET(self) -> None:
+            if not self.authorized():
+                return self.answer(401)
+            obj = holder["standin"].objects.get(self.path.split("?")[0])
+            self.answer(200 if obj else 404, json.dumps(obj or {"kind": "Status", "code": 404}).encode())
 
         def do_POST(self) -> None:
             standin = holder["standin"]

@@ -158,3 +158,61 @@ def test_every_sample_stack_previews_and_ups_in_render_mode(make_stack, sample):
         assert changes(stack.up().summary.resource_changes or {}) == {}
     expected = render_connector(ConnectorEntry.model_validate(connectors[0]).to_args())
     assert len(stack.rendered()) == len(expected.objects())
+
+
+def warnings_of(events: list[auto.EngineEvent]) -> list[str]:
+    return [e.diagnostic_event.message.strip() for e in events if e.diagnostic_event and e.diagnostic_event.severity == "warning"]
+
+
+def test_render_mode_warns_once_per_named_reference(make_stack):
+    stack = make_stack(stack_connectors("full"), name="full-warnings")
+    events: list[auto.EngineEvent] = []
+    stack.stack.preview(on_event=events.append)
+    warned = [w for w in warnings_of(events) if "cannot be read without a cluster" in w]
+    assert sorted(warned) == sorted(
+        f'{kind} "{name}" in namespace "ilm-system" cannot be read without a cluster (render mode): the config checksum leaves it out'
+        for kind, name in (
+            ("Secret", "ejbca-db-credentials"),
+            ("Secret", "ejbca-tls-certs"),
+            ("ConfigMap", "ejbca-connector-config"),
+        )
+    )
+
+
+def test_missing_references_stop_preview_and_up_before_anything_changes(make_stack, tmp_path):
+    from components.program import connectors_program
+    from components.references import ClusterReader
+
+    from ..apiserver_standin import GOOD_TOKEN, api_server_standin
+    from ..test_routing import kubeconfig_for
+
+    with api_server_standin(tmp_path) as standin:
+        standin.objects["/api/v1/namespaces/ilm-system/configmaps/ejbca-connector-config"] = {
+            "kind": "ConfigMap",
+            "data": {"ejbca.url": "u"},
+        }
+        reader = ClusterReader(kubeconfig_for(standin, token=GOOD_TOKEN))
+        stack = make_stack(stack_connectors("full"), name="full-missing", program=lambda: connectors_program(reader))
+        with pytest.raises(auto.CommandError):
+            stack.preview()
+        with pytest.raises(auto.CommandError):
+            stack.up()
+    text = "\n".join(stack.output)
+    assert 'Secret "ejbca-db-credentials" not found in namespace "ilm-system"' in text
+    assert 'Secret "ejbca-tls-certs" not found in namespace "ilm-system"' in text
+    assert "ejbca-connector-config" not in text
+    assert "Traceback" not in text
+    assert stack.rendered() == {}
+    resources = stack.stack.export_stack().deployment.get("resources") or []
+    assert [r["type"] for r in resources if r["type"] != "pulumi:pulumi:Stack"] == []
+
+
+def test_preview_shows_the_route(make_stack, tmp_path):
+    from ..conftest import kubeconfig_text
+
+    path = tmp_path / "kubeconfig"
+    path.write_text(kubeconfig_text("https://127.0.0.1:6443"))
+    stack = make_stack(stack_connectors("otpki"), name="otpki-route")
+    stack.stack.set_config("connectors:kubeconfig", auto.ConfigValue(str(path)))
+    stack.preview()
+    assert any("registration will use route apiServerProxy" in line for line in stack.output)
