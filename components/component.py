@@ -53,6 +53,12 @@ def registration_route(reg: RegistrationArgs, kubeconfig: str | None, kube_conte
     return decide(reg.platform_url)
 
 
+def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Metadata with the Kubernetes provider's ``patchForce``: the program's values win a
+    server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``."""
+    return {**metadata, "annotations": {**metadata.get("annotations", {}), "pulumi.com/patchForce": "true"}}
+
+
 def _has_outputs(value: Any) -> bool:
     if isinstance(value, pulumi.Output):
         return True
@@ -111,7 +117,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         )
         deployment = k8s.apps.v1.Deployment(
             name,
-            metadata=part("deployment", "metadata"),
+            metadata=rendered.apply(lambda r: owned_by_the_program(r.deployment["metadata"])),
             spec=pulumi.Output.all(rendered, checksum).apply(lambda rc: stamp_checksum(rc[0].deployment, rc[1])["spec"]),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
         )

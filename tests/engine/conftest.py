@@ -85,8 +85,12 @@ def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Calla
     made: list[EngineStack] = []
 
     def make(
-        connectors: list[dict[str, Any]], name: str = "test", program: Callable[[], None] = connectors_program
+        connectors: list[dict[str, Any]],
+        name: str = "test",
+        program: Callable[[], None] = connectors_program,
+        kubeconfig: str | None = None,
     ) -> EngineStack:
+        """Render mode, unless ``kubeconfig`` (a path) points the program at a cluster."""
         work_dir = tmp_path / f"work-{name}"
         state = tmp_path / f"state-{name}"
         render_dir = tmp_path / f"rendered-{name}"
@@ -108,7 +112,10 @@ def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Calla
                 secrets_provider="passphrase",
             ),
         )
-        stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render_dir)))
+        if kubeconfig is None:
+            stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render_dir)))
+        else:
+            stack.set_config("connectors:kubeconfig", auto.ConfigValue(kubeconfig))
         made.append(EngineStack(stack, render_dir, work_dir, state, []))
         made[-1].set_connectors(connectors)
         return made[-1]

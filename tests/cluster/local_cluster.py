@@ -1,0 +1,186 @@
+"""A real local control plane on 127.0.0.1: etcd, kube-apiserver, controller manager,
+scheduler, and kwok standing in for kubelets so that pods become Running and Ready."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import yaml
+
+from scripts.engine_tools import ROOT
+
+TOKEN = "local-cluster-admin-token"
+NODE = "kwok-node-0"
+
+
+class ClusterUnavailable(RuntimeError):
+    pass
+
+
+def cluster_bin() -> pathlib.Path:
+    if shutil.which("go") is None:
+        raise ClusterUnavailable("Go is not installed: the local control plane cannot be built")
+    out = subprocess.run(["bash", str(ROOT / "scripts" / "install-cluster-tools")], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise ClusterUnavailable(f"scripts/install-cluster-tools failed:\n{out.stderr[-3000:]}")
+    return pathlib.Path(out.stdout.strip().splitlines()[-1])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class LocalCluster:
+    server: str
+    kubeconfig: pathlib.Path
+    folder: pathlib.Path
+
+    def kubeconfig_text(self) -> str:
+        return self.kubeconfig.read_text()
+
+    def api(self) -> Any:
+        from kubernetes import client, config
+
+        configuration = client.Configuration()
+        config.load_kube_config(config_file=str(self.kubeconfig), client_configuration=configuration)
+        return client.ApiClient(configuration)
+
+
+def _wait(check: Any, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if check():
+                return
+        time.sleep(0.5)
+    raise ClusterUnavailable(f"{what} did not come up within {seconds:g} s")
+
+
+@contextlib.contextmanager
+def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
+    """Starts every process, yields once the API is ready and a kwok node is Ready, and stops
+    every process and removes the folder at the end, whatever happened."""
+    bin_dir = cluster_bin()
+    folder.mkdir(parents=True, exist_ok=True)
+    processes: list[subprocess.Popen[bytes]] = []
+    logs = folder / "logs"
+    logs.mkdir(exist_ok=True)
+
+    def start(name: str, *args: str) -> None:
+        log = (logs / f"{name}.log").open("wb")
+        processes.append(
+            subprocess.Popen([str(bin_dir / name), *args], stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        )
+
+    try:
+        subprocess.run(["openssl", "genrsa", "-out", "sa.key", "2048"], cwd=folder, check=True, capture_output=True)
+        subprocess.run(
+            ["openssl", "rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"], cwd=folder, check=True, capture_output=True
+        )
+        (folder / "tokens.csv").write_text(f'{TOKEN},admin,admin,"system:masters"\n')
+        etcd_client, etcd_peer, api_port = free_port(), free_port(), free_port()
+        start(
+            "etcd",
+            "--name", "local",
+            "--data-dir", str(folder / "etcd"),
+            "--listen-client-urls", f"http://127.0.0.1:{etcd_client}",
+            "--advertise-client-urls", f"http://127.0.0.1:{etcd_client}",
+            "--listen-peer-urls", f"http://127.0.0.1:{etcd_peer}",
+            "--initial-advertise-peer-urls", f"http://127.0.0.1:{etcd_peer}",
+            "--initial-cluster", f"local=http://127.0.0.1:{etcd_peer}",
+        )  # fmt: skip
+        start(
+            "kube-apiserver",
+            "--etcd-servers", f"http://127.0.0.1:{etcd_client}",
+            "--bind-address", "127.0.0.1",
+            "--advertise-address", "127.0.0.1",
+            "--secure-port", str(api_port),
+            "--cert-dir", str(folder / "certs"),
+            "--service-account-key-file", str(folder / "sa.pub"),
+            "--service-account-signing-key-file", str(folder / "sa.key"),
+            "--service-account-issuer", "https://kubernetes.default.svc",
+            "--service-cluster-ip-range", "10.96.0.0/16",
+            "--authorization-mode", "RBAC",
+            "--token-auth-file", str(folder / "tokens.csv"),
+            "--endpoint-reconciler-type", "none",
+        )  # fmt: skip
+        server = f"https://127.0.0.1:{api_port}"
+        kubeconfig = folder / "kubeconfig"
+        kubeconfig.write_text(
+            yaml.safe_dump(
+                {
+                    "apiVersion": "v1",
+                    "kind": "Config",
+                    "clusters": [{"name": "local", "cluster": {"server": server, "insecure-skip-tls-verify": True}}],
+                    "users": [{"name": "admin", "user": {"token": TOKEN}}],
+                    "contexts": [{"name": "local", "context": {"cluster": "local", "user": "admin"}}],
+                    "current-context": "local",
+                }
+            )
+        )
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        _wait(lambda: httpx.get(f"{server}/readyz", headers=headers, verify=False).status_code == 200, "kube-apiserver")
+        start(
+            "kube-controller-manager",
+            "--kubeconfig", str(kubeconfig),
+            "--leader-elect=false",
+            "--secure-port", "0",
+            "--controllers", "*,-nodeipam",
+            "--service-account-private-key-file", str(folder / "sa.key"),
+            "--use-service-account-credentials=false",
+        )  # fmt: skip
+        start("kube-scheduler", "--kubeconfig", str(kubeconfig), "--leader-elect=false", "--secure-port", "0")
+        start(
+            "kwok",
+            "--kubeconfig", str(kubeconfig),
+            "--manage-all-nodes=false",
+            "--manage-nodes-with-annotation-selector", "kwok.x-k8s.io/node=fake",
+            "--config", str(bin_dir.parent / "kwok-stages.yaml"),
+            "--cidr", "10.244.0.0/24",
+            "--node-ip", "10.244.1.1",
+            "--server-address", f"127.0.0.1:{free_port()}",
+        )  # fmt: skip
+        cluster = LocalCluster(server, kubeconfig, folder)
+        node = {
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": {"name": NODE, "annotations": {"kwok.x-k8s.io/node": "fake"}, "labels": {"kubernetes.io/hostname": NODE}},
+        }
+        _wait(
+            lambda: httpx.post(f"{server}/api/v1/nodes", json=node, headers=headers, verify=False).status_code in (201, 409),
+            "node creation",
+        )
+
+        def node_ready() -> bool:
+            status = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=False).json()["status"]
+            ready = any(c["type"] == "Ready" and c["status"] == "True" for c in status.get("conditions", []))
+            spec = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=False).json()["spec"]
+            return ready and not spec.get("taints")
+
+        _wait(node_ready, "a Ready kwok node without taints", 90)
+        yield cluster
+    finally:
+        for process in reversed(processes):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, 15)
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait()
+        if os.environ.get("KEEP_CLUSTER_LOGS") is None:
+            shutil.rmtree(folder, ignore_errors=True)

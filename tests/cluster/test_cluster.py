@@ -1,0 +1,135 @@
+"""The program against a real API server (kwok nodes): admitted, Ready, registered, rolled."""
+
+from __future__ import annotations
+
+import base64
+import copy
+import datetime
+import uuid
+from typing import Any
+
+import pytest
+from kubernetes import client
+from kubernetes.client.exceptions import ApiException
+from pulumi import automation as auto
+
+from ..conftest import stack_connectors
+from ..platform_double import platform_double
+
+RESTRICTED = {"pod-security.kubernetes.io/enforce": "restricted"}
+
+
+def namespace(cluster, name: str) -> str:
+    core = client.CoreV1Api(cluster.api())
+    core.create_namespace({"metadata": {"name": name, "labels": RESTRICTED}})
+    return name
+
+
+def with_namespace(connectors: list[dict[str, Any]], ns: str) -> list[dict[str, Any]]:
+    moved = copy.deepcopy(connectors)
+    for c in moved:
+        c["namespace"] = ns
+    return moved
+
+
+def changes(summary: dict[str, int] | None) -> dict[str, int]:
+    return {op: n for op, n in (summary or {}).items() if op != "same" and n}
+
+
+def test_minimal_stack_applied_ready_stable_and_destroyed(cluster, make_stack):
+    ns = namespace(cluster, f"minimal-{uuid.uuid4().hex[:6]}")
+    connectors = with_namespace(stack_connectors("minimal"), ns)
+    stack = make_stack(connectors, name="cluster-minimal", kubeconfig=str(cluster.kubeconfig))
+    stack.up()
+    apps = client.AppsV1Api(cluster.api())
+    deployment = apps.read_namespaced_deployment("x509-compliance-provider", ns)
+    assert deployment.status.ready_replicas == 1
+    assert changes(stack.up().summary.resource_changes) == {}
+    refreshed = stack.stack.refresh(on_output=stack.log)
+    assert changes(refreshed.summary.resource_changes) == {}
+    stack.destroy()
+    with pytest.raises(ApiException) as gone:
+        apps.read_namespaced_deployment("x509-compliance-provider", ns)
+    assert gone.value.status == 404
+
+
+def test_restricted_level_is_really_enforced(cluster):
+    ns = namespace(cluster, f"weak-{uuid.uuid4().hex[:6]}")
+    baseline_only = {"metadata": {"name": "weak"}, "spec": {"containers": [{"name": "c", "image": "busybox"}]}}
+    with pytest.raises(ApiException) as refused:
+        client.CoreV1Api(cluster.api()).create_namespaced_pod(ns, baseline_only)
+    assert refused.value.status == 403 and "PodSecurity" in refused.value.body
+
+
+def test_registration_after_ready_exactly_once(cluster, make_stack):
+    ns = namespace(cluster, f"reg-{uuid.uuid4().hex[:6]}")
+    connectors = with_namespace(stack_connectors("with-registration"), ns)
+    with platform_double() as double:
+        times: list[datetime.datetime] = []
+        original = double.answer
+
+        def timed_answer():
+            times.append(datetime.datetime.now(datetime.UTC))
+            return original()
+
+        double.answer = timed_answer  # type: ignore[method-assign]
+        connectors[0]["spec"]["registration"]["platformUrl"] = double.url
+        stack = make_stack(connectors, name="cluster-registration", kubeconfig=str(cluster.kubeconfig))
+        stack.up()
+        assert len(double.requests) == 1
+        deployment = client.AppsV1Api(cluster.api()).read_namespaced_deployment(connectors[0]["name"], ns)
+        available = next(c for c in deployment.status.conditions if c.type == "Available" and c.status == "True")
+        assert times[0] >= available.last_transition_time
+        assert double.requests[0]["url"] == f"http://{connectors[0]['name']}.{ns}.svc.cluster.local:8080"
+        stack.up()
+        changed = copy.deepcopy(connectors)
+        changed[0]["spec"]["replicas"] = 2
+        stack.set_connectors(changed)
+        stack.up()
+        stack.stack.refresh(on_output=stack.log)
+        assert len(double.requests) == 1
+        stack.destroy()
+
+
+def test_editing_a_referenced_secret_rolls_the_pods(cluster, make_stack):
+    ns = namespace(cluster, f"ck-{uuid.uuid4().hex[:6]}")
+    core, apps = client.CoreV1Api(cluster.api()), client.AppsV1Api(cluster.api())
+    connectors = with_namespace(stack_connectors("otpki"), ns)
+    connectors[0]["spec"].pop("registration")
+    stack = make_stack(connectors, name="cluster-checksum", kubeconfig=str(cluster.kubeconfig))
+    with pytest.raises(auto.CommandError):
+        stack.preview()
+    assert 'Secret "otpki-connector-secret" not found in namespace' in "\n".join(stack.output)
+
+    def secret(value: str) -> dict[str, Any]:
+        return {
+            "metadata": {"name": "otpki-connector-secret"},
+            "data": {"login_password_key": base64.b64encode(value.encode()).decode()},
+        }
+
+    core.create_namespaced_secret(ns, secret("first"))
+    stack.up()
+    name = connectors[0]["name"]
+    before = apps.read_namespaced_deployment(name, ns).spec.template.metadata.annotations["otilm.com/config-checksum"]
+    assert changes(stack.up().summary.resource_changes) == {}
+    core.replace_namespaced_secret("otpki-connector-secret", ns, secret("second"))
+    stack.up()
+    after = apps.read_namespaced_deployment(name, ns).spec.template.metadata.annotations["otilm.com/config-checksum"]
+    assert after != before
+    replica_sets = apps.list_namespaced_replica_set(ns).items
+    assert len(replica_sets) == 2
+    assert "first" not in stack.state_file() and "second" not in "\n".join(stack.output)
+    stack.destroy()
+
+
+def test_drift_is_restored(cluster, make_stack):
+    ns = namespace(cluster, f"drift-{uuid.uuid4().hex[:6]}")
+    connectors = with_namespace(stack_connectors("minimal"), ns)
+    stack = make_stack(connectors, name="cluster-drift", kubeconfig=str(cluster.kubeconfig))
+    stack.up()
+    apps = client.AppsV1Api(cluster.api())
+    apps.patch_namespaced_deployment_scale("x509-compliance-provider", ns, {"spec": {"replicas": 3}})
+    stack.stack.refresh(on_output=stack.log)
+    stack.up()
+    assert apps.read_namespaced_deployment("x509-compliance-provider", ns).spec.replicas == 1
+    stack.destroy()
