@@ -5,16 +5,19 @@ from __future__ import annotations
 import base64
 import copy
 import datetime
+import time
 import uuid
 from typing import Any
 
 import pytest
+import yaml
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from ..conftest import stack_connectors
+from ..conftest import SAMPLE_STACKS, stack_connectors
 from ..platform_double import platform_double
+from .local_cluster import NODE
 
 RESTRICTED = {"pod-security.kubernetes.io/enforce": "restricted"}
 
@@ -133,3 +136,87 @@ def test_drift_is_restored(cluster, make_stack):
     stack.up()
     assert apps.read_namespaced_deployment("x509-compliance-provider", ns).spec.replicas == 1
     stack.destroy()
+
+
+def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
+    """What a user creates before applying a sample: its Secrets, ConfigMaps, claims, CRDs, labels."""
+    api = cluster.api()
+    core = client.CoreV1Api(api)
+    for ref in spec.get("secretRefs", []):
+        keys = [k["secretKey"] for k in ref.get("keys", [])] or ["value"]
+        data = {k: base64.b64encode(f"{ref['name']}-{k}".encode()).decode() for k in keys}
+        core.create_namespaced_secret(ns, {"metadata": {"name": ref["name"]}, "data": data})
+    for ref in spec.get("configMapRefs", []):
+        keys = [k["configMapKey"] for k in ref.get("keys", [])] or ["value"]
+        core.create_namespaced_config_map(ns, {"metadata": {"name": ref["name"]}, "data": {k: "v" for k in keys}})
+    for volume in spec.get("volumes", []):
+        claim = volume.get("persistentVolumeClaim")
+        if claim:
+            core.create_persistent_volume(
+                {
+                    "metadata": {"name": f"{ns}-{claim['claimName']}"},
+                    "spec": {
+                        "capacity": {"storage": "1Gi"},
+                        "accessModes": ["ReadWriteMany"],
+                        "hostPath": {"path": "/tmp/unused"},
+                        "claimRef": {"namespace": ns, "name": claim["claimName"]},
+                        "storageClassName": "",
+                    },
+                }
+            )
+            core.create_namespaced_persistent_volume_claim(
+                ns,
+                {
+                    "metadata": {"name": claim["claimName"]},
+                    "spec": {
+                        "accessModes": ["ReadWriteMany"],
+                        "resources": {"requests": {"storage": "1Gi"}},
+                        "storageClassName": "",
+                    },
+                },
+            )
+    if spec.get("nodeSelector"):
+        core.patch_node(NODE, {"metadata": {"labels": spec["nodeSelector"]}})
+    if spec.get("metrics", {}).get("serviceMonitor", {}).get("enabled"):
+        install_service_monitor_crd(cluster)
+
+
+def install_service_monitor_crd(cluster) -> None:
+    from ..crds import service_monitor_crd_path
+
+    extensions = client.ApiextensionsV1Api(cluster.api())
+    crd = yaml.safe_load(service_monitor_crd_path().read_text())
+    try:
+        extensions.create_custom_resource_definition(crd)
+    except ApiException as error:
+        if error.status != 409:
+            raise
+    for _ in range(60):
+        conditions = extensions.read_custom_resource_definition(crd["metadata"]["name"]).status.conditions or []
+        if any(c.type == "Established" and c.status == "True" for c in conditions):
+            return
+        time.sleep(0.5)
+    raise AssertionError("the ServiceMonitor CRD was not established")
+
+
+@pytest.mark.parametrize("sample", SAMPLE_STACKS)
+def test_every_sample_stack_on_the_cluster(cluster, make_stack, sample):
+    ns = namespace(cluster, f"{sample[:12]}-{uuid.uuid4().hex[:6]}")
+    connectors = with_namespace(stack_connectors(sample), ns)
+    spec = connectors[0]["spec"]
+    prepare_referenced_objects(cluster, ns, spec)
+    with platform_double() as double:
+        if "registration" in spec:
+            spec["registration"]["platformUrl"] = double.url
+        stack = make_stack(connectors, name=f"cluster-{sample}", kubeconfig=str(cluster.kubeconfig))
+        stack.up()
+        apps = client.AppsV1Api(cluster.api())
+        deployment = apps.read_namespaced_deployment(connectors[0]["name"], ns)
+        assert deployment.status.ready_replicas == spec.get("replicas", 1)
+        assert changes(stack.up().summary.resource_changes) == {}
+        assert changes(stack.stack.refresh(on_output=stack.log).summary.resource_changes) == {}
+        assert len(double.requests) == (1 if "registration" in spec else 0)
+        stack.destroy()
+    with pytest.raises(ApiException):
+        apps.read_namespaced_deployment(connectors[0]["name"], ns)
+    assert client.CoreV1Api(cluster.api()).list_namespaced_service(ns).items == []
