@@ -4,6 +4,7 @@ scheduler, and kwok standing in for kubelets so that pods become Running and Rea
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pathlib
 import shutil
@@ -46,6 +47,9 @@ def free_port() -> int:
 class LocalCluster:
     server: str
     kubeconfig: pathlib.Path
+    """Admin by bearer token."""
+    client_cert_kubeconfig: pathlib.Path
+    """Admin by client certificate (signed by the API server's --client-ca-file)."""
     folder: pathlib.Path
 
     def kubeconfig_text(self) -> str:
@@ -91,6 +95,13 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             ["openssl", "rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"], cwd=folder, check=True, capture_output=True
         )
         (folder / "tokens.csv").write_text(f'{TOKEN},admin,admin,"system:masters"\n')
+        openssl = functools.partial(subprocess.run, cwd=folder, check=True, capture_output=True)
+        openssl(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "client-ca.key", "-out", "client-ca.crt",
+                 "-days", "1", "-subj", "/CN=local-client-ca"])  # fmt: skip
+        openssl(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "admin.key", "-out", "admin.csr",
+                 "-subj", "/CN=admin-by-cert/O=system:masters"])  # fmt: skip
+        openssl(["openssl", "x509", "-req", "-in", "admin.csr", "-CA", "client-ca.crt", "-CAkey", "client-ca.key",
+                 "-CAcreateserial", "-out", "admin.crt", "-days", "1"])  # fmt: skip
         etcd_client, etcd_peer, api_port = free_port(), free_port(), free_port()
         start(
             "etcd",
@@ -115,22 +126,27 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "--service-cluster-ip-range", "10.96.0.0/16",
             "--authorization-mode", "RBAC",
             "--token-auth-file", str(folder / "tokens.csv"),
+            "--client-ca-file", str(folder / "client-ca.crt"),
             "--endpoint-reconciler-type", "none",
         )  # fmt: skip
         server = f"https://127.0.0.1:{api_port}"
-        kubeconfig = folder / "kubeconfig"
-        kubeconfig.write_text(
-            yaml.safe_dump(
-                {
-                    "apiVersion": "v1",
-                    "kind": "Config",
-                    "clusters": [{"name": "local", "cluster": {"server": server, "insecure-skip-tls-verify": True}}],
-                    "users": [{"name": "admin", "user": {"token": TOKEN}}],
-                    "contexts": [{"name": "local", "context": {"cluster": "local", "user": "admin"}}],
-                    "current-context": "local",
-                }
+        kubeconfig, client_cert_kubeconfig = folder / "kubeconfig", folder / "kubeconfig-client-cert"
+        for path, user in (
+            (kubeconfig, {"token": TOKEN}),
+            (client_cert_kubeconfig, {"client-certificate": str(folder / "admin.crt"), "client-key": str(folder / "admin.key")}),
+        ):
+            path.write_text(
+                yaml.safe_dump(
+                    {
+                        "apiVersion": "v1",
+                        "kind": "Config",
+                        "clusters": [{"name": "local", "cluster": {"server": server, "insecure-skip-tls-verify": True}}],
+                        "users": [{"name": "admin", "user": user}],
+                        "contexts": [{"name": "local", "context": {"cluster": "local", "user": "admin"}}],
+                        "current-context": "local",
+                    }
+                )
             )
-        )
         headers = {"Authorization": f"Bearer {TOKEN}"}
         _wait(lambda: httpx.get(f"{server}/readyz", headers=headers, verify=False).status_code == 200, "kube-apiserver")
         start(
@@ -153,7 +169,7 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "--node-ip", "10.244.1.1",
             "--server-address", f"127.0.0.1:{free_port()}",
         )  # fmt: skip
-        cluster = LocalCluster(server, kubeconfig, folder)
+        cluster = LocalCluster(server, kubeconfig, client_cert_kubeconfig, folder)
         node = {
             "apiVersion": "v1",
             "kind": "Node",

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import datetime
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -220,3 +228,96 @@ def test_every_sample_stack_on_the_cluster(cluster, make_stack, sample):
     with pytest.raises(ApiException):
         apps.read_namespaced_deployment(connectors[0]["name"], ns)
     assert client.CoreV1Api(cluster.api()).list_namespaced_service(ns).items == []
+
+
+@contextlib.contextmanager
+def platform_in_a_network_namespace(pod_ip: str, log: pathlib.Path) -> Iterator[None]:
+    """A network namespace of the test's own, joined to the host by a veth pair, where the
+    platform double listens on the address kwok gave the platform's Pod. Removed at the end."""
+    if shutil.which("ip") is None or os.geteuid() != 0:
+        pytest.skip("needs root and iproute2 to make a network namespace")
+    tag = uuid.uuid4().hex[:6]
+    netns, host_end, ns_end = f"platform-{tag}", f"vh{tag}", f"vn{tag}"
+
+    def ip(*args: str) -> None:
+        subprocess.run(["ip", *args], check=True, capture_output=True)
+
+    process = None
+    ip("netns", "add", netns)
+    try:
+        ip("link", "add", host_end, "type", "veth", "peer", "name", ns_end)
+        ip("link", "set", ns_end, "netns", netns)
+        ip("addr", "add", f"{POD_GATEWAY}/24", "dev", host_end)
+        ip("link", "set", host_end, "up")
+        ip("netns", "exec", netns, "ip", "addr", "add", f"{pod_ip}/24", "dev", ns_end)
+        ip("netns", "exec", netns, "ip", "link", "set", ns_end, "up")
+        ip("netns", "exec", netns, "ip", "link", "set", "lo", "up")
+        script = pathlib.Path(__file__).with_name("netns_double.py")
+        process = subprocess.Popen(["ip", "netns", "exec", netns, sys.executable, str(script), pod_ip, "8080", str(log)])
+        for _ in range(50):
+            probe = subprocess.run(["ip", "netns", "exec", netns, "ss", "-ltn"], capture_output=True, text=True).stdout
+            if f"{pod_ip}:8080" in probe:
+                break
+            time.sleep(0.1)
+        yield
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=10)
+        subprocess.run(["ip", "link", "del", host_end], capture_output=True)
+        subprocess.run(["ip", "netns", "del", netns], capture_output=True)
+
+
+POD_GATEWAY = "10.244.0.254"
+
+
+@pytest.mark.parametrize("credential", ["token", "client-certificate"])
+def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp_path, credential):
+    ns = namespace(cluster, f"route-{uuid.uuid4().hex[:6]}")
+    core = client.CoreV1Api(cluster.api())
+    restricted = {
+        "runAsNonRoot": True,
+        "allowPrivilegeEscalation": False,
+        "capabilities": {"drop": ["ALL"]},
+        "seccompProfile": {"type": "RuntimeDefault"},
+    }
+    core.create_namespaced_pod(
+        ns,
+        {
+            "metadata": {"name": "core", "labels": {"app": "core"}},
+            "spec": {
+                "containers": [
+                    {"name": "core", "image": "core", "ports": [{"containerPort": 8080}], "securityContext": restricted}
+                ]
+            },
+        },
+    )
+    core.create_namespaced_service(
+        ns, {"metadata": {"name": "core"}, "spec": {"selector": {"app": "core"}, "ports": [{"port": 8080, "targetPort": 8080}]}}
+    )
+    pod_ip = ""
+    for _ in range(120):
+        pod = core.read_namespaced_pod("core", ns)
+        ready = any(c.type == "Ready" and c.status == "True" for c in pod.status.conditions or [])
+        if ready and pod.status.pod_ip:
+            pod_ip = pod.status.pod_ip
+            break
+        time.sleep(0.5)
+    assert pod_ip.startswith("10.244.0.") and pod_ip != POD_GATEWAY
+    log = tmp_path / "requests.jsonl"
+    connectors = with_namespace(stack_connectors("otpki"), ns)
+    spec = connectors[0]["spec"]
+    prepare_referenced_objects(cluster, ns, spec)
+    spec["registration"].update(
+        platformUrl=f"http://core.{ns}.svc.cluster.local:8080/api", route="apiServerProxy", deadlineSeconds=60
+    )
+    with platform_in_a_network_namespace(pod_ip, log):
+        kubeconfig = cluster.kubeconfig if credential == "token" else cluster.client_cert_kubeconfig
+        stack = make_stack(connectors, name=f"cluster-route-{credential}", kubeconfig=str(kubeconfig))
+        stack.up()
+        stack.up()
+    requests = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["path"] for r in requests] == ["/api/v2/connector/register"]
+    assert requests[0]["body"]["url"] == f"http://otpki-connector.{ns}.svc.cluster.local:8080"
+    assert requests[0]["body"]["customAttributes"] == spec["registration"]["customAttributes"]
+    stack.destroy()
