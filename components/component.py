@@ -181,6 +181,10 @@ class ConnectorComponent(pulumi.ComponentResource):
             )
         if route is not None:
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
+        self.register_outputs(self.output_values())
+
+    def output_values(self) -> dict[str, Any]:
+        """The component's outputs by their Python names."""
         outputs: dict[str, Any] = {
             "endpoint": self.endpoint,
             "current_image": self.current_image,
@@ -193,7 +197,7 @@ class ConnectorComponent(pulumi.ComponentResource):
                 "status": self.registration.status,
                 "registered_at": self.registration.registered_at,
             }
-        self.register_outputs(outputs)
+        return outputs
 
     @staticmethod
     def _render(args: ConnectorArgs) -> pulumi.Output[RenderedConnector]:

@@ -10,6 +10,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 from pydantic import ValidationError
+from pydantic.alias_generators import to_camel
 
 from .args import ConnectorEntry
 from .component import ConnectorComponent
@@ -81,16 +82,11 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
             kubeconfig=config.get("kubeconfig"),
             kube_context=config.get("context"),
         )
-        outputs: dict[str, Any] = {
-            "endpoint": connector.endpoint,
-            "currentImage": connector.current_image,
-            "configChecksum": connector.config_checksum,
-            "children": connector.children,
-        }
-        if connector.registration is not None:
-            outputs["registration"] = {
-                "uuid": connector.registration.uuid,
-                "status": connector.registration.status,
-                "registeredAt": connector.registration.registered_at,
-            }
-        pulumi.export(entry.name, outputs)
+        pulumi.export(entry.name, camel_case_keys(connector.output_values()))
+
+
+def camel_case_keys(value: Any) -> Any:
+    """Stack outputs use the Connector resource's camelCase, like the stack config."""
+    if isinstance(value, dict):
+        return {to_camel(key): camel_case_keys(item) for key, item in value.items()}
+    return value

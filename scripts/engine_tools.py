@@ -15,14 +15,18 @@ class ToolsUnavailable(RuntimeError):
     pass
 
 
-def tools_bin() -> pathlib.Path:
-    """Builds the tools on first use (scripts/install-tools), then returns their folder."""
+def installed(script: str, what: str) -> pathlib.Path:
+    """Runs ``scripts/<script>`` (builds on first use, seconds when cached); its bin folder."""
     if shutil.which("go") is None:
-        raise ToolsUnavailable("Go is not installed: the Pulumi CLI and Kubernetes plugin cannot be built")
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "install-tools")], capture_output=True, text=True)
+        raise ToolsUnavailable(f"Go is not installed: {what} cannot be built")
+    out = subprocess.run(["bash", str(ROOT / "scripts" / script)], capture_output=True, text=True)
     if out.returncode != 0:
-        raise ToolsUnavailable(f"scripts/install-tools failed:\n{out.stderr[-3000:]}")
+        raise ToolsUnavailable(f"scripts/{script} failed:\n{out.stderr[-3000:]}")
     return pathlib.Path(out.stdout.strip().splitlines()[-1])
+
+
+def tools_bin() -> pathlib.Path:
+    return installed("install-tools", "the Pulumi CLI and Kubernetes plugin")
 
 
 def engine_env(bin_dir: pathlib.Path, passphrase: str) -> dict[str, str]:

@@ -20,6 +20,8 @@ from typing import Any
 
 import httpx
 
+from .http_answer import answer_json
+
 GOOD_TOKEN = "standin-admin-token"
 FORBIDDEN_TOKEN = "standin-forbidden-token"
 CLIENT_CN = "standin-admin"
@@ -104,11 +106,7 @@ def api_server_standin(folder: Path) -> Iterator[ApiServerStandIn]:
 
     class Handler(BaseHTTPRequestHandler):
         def answer(self, status: int, body: bytes = b"{}") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            answer_json(self, status, body)
 
         def authorized(self) -> bool:
             peer = self.connection.getpeercert() if isinstance(self.connection, ssl.SSLSocket) else None

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .http_answer import answer_json
+
 
 @dataclass
 class Answer:
@@ -44,12 +46,7 @@ def platform_double() -> Iterator[PlatformDouble]:
             double.paths.append(self.path)
             double.requests.append(json.loads(raw or b"null"))
             answer = double.answer()
-            payload = json.dumps(answer.body).encode() if answer.body is not None else b""
-            self.send_response(answer.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+            answer_json(self, answer.status, json.dumps(answer.body).encode() if answer.body is not None else b"")
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -13,6 +13,8 @@ import yaml
 
 from components.references import ClusterReader, Reference, ReferenceReadError
 
+from .http_answer import answer_json
+
 TOKEN = "test-bearer-token"
 OBJECTS = {
     "/api/v1/namespaces/ilm/secrets/creds": {
@@ -45,12 +47,7 @@ def api_server() -> Iterator[dict[str, Any]]:
                 status, body = 200, OBJECTS[self.path.split("?")[0]]
             else:
                 status, body = 404, {"kind": "Status", "code": 404}
-            payload = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
+            answer_json(self, status, json.dumps(body).encode())
 
         def log_message(self, *args: Any) -> None:
             pass

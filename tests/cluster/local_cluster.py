@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import yaml
 
-from scripts.engine_tools import ROOT
+from scripts.engine_tools import ToolsUnavailable, installed
 
 TOKEN = "local-cluster-admin-token"
 NODE = "kwok-node-0"
@@ -29,12 +29,10 @@ class ClusterUnavailable(RuntimeError):
 
 
 def cluster_bin() -> pathlib.Path:
-    if shutil.which("go") is None:
-        raise ClusterUnavailable("Go is not installed: the local control plane cannot be built")
-    out = subprocess.run(["bash", str(ROOT / "scripts" / "install-cluster-tools")], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise ClusterUnavailable(f"scripts/install-cluster-tools failed:\n{out.stderr[-3000:]}")
-    return pathlib.Path(out.stdout.strip().splitlines()[-1])
+    try:
+        return installed("install-cluster-tools", "the local control plane")
+    except ToolsUnavailable as error:
+        raise ClusterUnavailable(str(error)) from None
 
 
 def free_port() -> int:
