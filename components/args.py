@@ -101,7 +101,7 @@ class ImageArgs(Model):
     tag: StrInput
     digest: Annotated[Any, AfterValidator(_digest)] = None
     pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
-    pull_secrets: list[DnsLabel | str] = []
+    pull_secrets: list[Annotated[str, Field(min_length=1)]] = []
     command: list[str] | None = None
     args: list[str] | None = None
 

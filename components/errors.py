@@ -28,6 +28,11 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
+def may_hold_a_secret(path: str) -> bool:
+    """Paths whose values are never echoed back in an error."""
+    return any(word in path.lower() for word in ("secret", "attribute", "kubeconfig"))
+
+
 def describe(error: ValidationError, prefix: str = "") -> list[str]:
     """Turn pydantic's errors into ``path: what is wrong`` lines, naming unknown fields."""
     problems = []
@@ -39,9 +44,8 @@ def describe(error: ValidationError, prefix: str = "") -> list[str]:
             message = "required field is missing"
         else:
             message = item["msg"].removeprefix("Value error, ")
-            if item["type"] == "literal_error" or "input" not in item:
-                pass
-            elif isinstance(item["input"], (str, int, float, bool)) and "secret" not in path.lower():
-                message += f" (got {item['input']!r})"
+            value = item.get("input")
+            if isinstance(value, (str, int, float, bool)) and not may_hold_a_secret(path):
+                message += f" (got {value!r})"
         problems.append(f"{path}: {message}")
     return problems

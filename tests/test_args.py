@@ -107,3 +107,19 @@ def test_error_is_a_clean_pulumi_run_error():
     import pulumi
 
     assert issubclass(InvalidArgumentsError, pulumi.RunError)
+
+
+def test_values_under_attributes_are_never_echoed():
+    planted = 990011
+    raw = entry(
+        registration={
+            "platformUrl": "https://p/api",
+            "name": "n",
+            "authType": "none",
+            "authAttributes": [{"name": planted, "content": "x"}],
+        }
+    )
+    message = problems_of([raw])
+    assert "connectors[0].spec.registration.authAttributes[0].name: Input should be a valid string" in message
+    assert str(planted) not in message
+    assert "(got 'Sometimes')" in problems_of([entry(image={"repository": "r", "tag": "1", "pullPolicy": "Sometimes"})])
