@@ -10,7 +10,6 @@ import json
 import re
 import ssl
 import subprocess
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from .http_answer import answer_json
+from .http_answer import answer_json, serving
 
 GOOD_TOKEN = "standin-admin-token"
 FORBIDDEN_TOKEN = "standin-forbidden-token"
@@ -149,10 +148,5 @@ def api_server_standin(folder: Path) -> Iterator[ApiServerStandIn]:
     context.verify_mode = ssl.CERT_OPTIONAL
     server.socket = context.wrap_socket(server.socket, server_side=True)
     holder["standin"] = ApiServerStandIn(f"https://127.0.0.1:{server.server_address[1]}", certificates)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server):
         yield holder["standin"]
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -1,8 +1,11 @@
-"""The one way the test servers answer: a status and a JSON body."""
+"""How the test servers answer (a status and a JSON body) and how they are served."""
 
 from __future__ import annotations
 
-from http.server import BaseHTTPRequestHandler
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def answer_json(handler: BaseHTTPRequestHandler, status: int, payload: bytes) -> None:
@@ -11,3 +14,15 @@ def answer_json(handler: BaseHTTPRequestHandler, status: int, payload: bytes) ->
     handler.send_header("Content-Length", str(len(payload)))
     handler.end_headers()
     handler.wfile.write(payload)
+
+
+@contextmanager
+def serving(server: ThreadingHTTPServer) -> Iterator[None]:
+    """Serves ``server`` on a thread for the block; shuts it down and closes it after."""
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()

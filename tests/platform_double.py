@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .http_answer import answer_json
+from .http_answer import answer_json, serving
 
 
 @dataclass
@@ -53,10 +52,5 @@ def platform_double() -> Iterator[PlatformDouble]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     holder["double"] = PlatformDouble(url=f"http://127.0.0.1:{server.server_address[1]}/api")
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(server):
         yield holder["double"]
-    finally:
-        server.shutdown()
-        server.server_close()

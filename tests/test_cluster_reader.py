@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -13,7 +12,8 @@ import yaml
 
 from components.references import ClusterReader, Reference, ReferenceReadError
 
-from .http_answer import answer_json
+from .conftest import kubeconfig_text
+from .http_answer import answer_json, serving
 
 TOKEN = "test-bearer-token"
 OBJECTS = {
@@ -53,23 +53,9 @@ def api_server() -> Iterator[dict[str, Any]]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    seen["kubeconfig"] = yaml.safe_dump(
-        {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [{"name": "c", "cluster": {"server": f"http://127.0.0.1:{server.server_address[1]}"}}],
-            "users": [{"name": "u", "user": {"token": TOKEN}}],
-            "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
-            "current-context": "ctx",
-        }
-    )
-    try:
+    seen["kubeconfig"] = kubeconfig_text(f"http://127.0.0.1:{server.server_address[1]}", TOKEN)
+    with serving(server):
         yield seen
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_reads_secret_and_configmap_data_with_the_kubeconfig_credentials(api_server, tmp_path):
