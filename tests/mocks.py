@@ -56,12 +56,12 @@ class RecordingMocks(pulumi.runtime.Mocks):
         return found[0]
 
 
-def run(program: Callable[[], Any], config: dict[str, Any] | None = None) -> RecordingMocks:
+def run(program: Callable[[], Any], config: dict[str, Any] | None = None, mocks: RecordingMocks | None = None) -> RecordingMocks:
     """Run ``program`` with mocks; return the mocks once every registration has settled.
 
     Whatever the program returns (an Output, or a list of them) is awaited too and stored
-    on the mocks as ``result``."""
-    mocks = RecordingMocks()
+    on the mocks as ``result``. Pass ``mocks`` to inspect them when the program raises."""
+    mocks = mocks or RecordingMocks()
     pulumi.runtime.set_mocks(mocks, project="connectors", stack="test", preview=False)
     pulumi.runtime.set_all_config(
         {f"connectors:{k}": v if isinstance(v, str) else json.dumps(v) for k, v in (config or {}).items()}

@@ -11,7 +11,7 @@ from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
 
 from .conftest import SAMPLE_STACKS, stack_connectors
-from .mocks import reader_for, run
+from .mocks import RecordingMocks, reader_for, run
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 
@@ -87,16 +87,18 @@ def test_invalid_arguments_register_nothing():
     def program() -> None:
         ConnectorComponent("demo", {"name": "demo", "image": {"repository": "r", "tag": "1"}, "replicas": -1})
 
+    mocks = RecordingMocks()
     with pytest.raises(InvalidArgumentsError, match="replicas"):
-        run(program)
+        run(program, mocks=mocks)
+    assert mocks.resources == []
 
 
 def test_invalid_stack_config_registers_nothing():
     bad = [{"name": "demo", "namespace": "ilm", "spec": {"image": {"repository": "r"}}}]
-    mocks_holder: list[Any] = []
+    mocks = RecordingMocks()
     with pytest.raises(InvalidArgumentsError, match=r"connectors\[0\]\.spec\.image\.tag"):
-        mocks_holder.append(run(connectors_program, {"connectors": bad}))
-    assert mocks_holder == []
+        run(connectors_program, {"connectors": bad}, mocks)
+    assert mocks.resources == []
 
 
 def test_component_imported_by_another_program_with_outputs_as_inputs():

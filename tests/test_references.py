@@ -7,7 +7,6 @@ import hashlib
 import json
 from typing import Any
 
-import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
@@ -16,7 +15,7 @@ from components.checksum import EMPTY_CHECKSUM
 from components.program import connectors_program
 from components.references import NoCluster
 
-from .mocks import StaticReader, run
+from .mocks import RecordingMocks, StaticReader, run
 
 PLANTED = "planted-secret-value-9f1c"
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
@@ -59,6 +58,11 @@ def deployment_annotation(mocks) -> str:
     return mocks.one(DEPLOYMENT).inputs["spec"]["template"]["metadata"]["annotations"]["otilm.com/config-checksum"]
 
 
+def component_with(reader: Any, **refs: Any) -> ConnectorComponent:
+    args = {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}, **refs}
+    return ConnectorComponent("demo", args, reference_reader=reader)
+
+
 def test_named_references_are_read_hashed_and_stamped():
     reader = StaticReader(dict(CLUSTER))
     mocks = run(lambda: connectors_program(reader), {"connectors": [connector(**REFS)]})
@@ -68,12 +72,7 @@ def test_named_references_are_read_hashed_and_stamped():
 
 def test_checksum_is_an_output_and_secret_when_a_secret_went_in():
     def program(cluster: dict, refs: dict) -> Any:
-        c = ConnectorComponent(
-            "demo",
-            {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}, **refs},
-            reference_reader=StaticReader(cluster),
-        )
-        return c.config_checksum
+        return component_with(StaticReader(cluster), **refs).config_checksum
 
     mocks = run(lambda: program(dict(CLUSTER), REFS))
     assert mocks.result == EXPECTED
@@ -92,16 +91,10 @@ def test_no_references_is_the_empty_hash():
 
 def test_every_missing_reference_in_one_message_before_anything_is_registered():
     reader = StaticReader({("configmap", "ilm", "provider-settings"): {"a": "b"}})
-    registered: list[Any] = []
-
-    def program() -> None:
-        try:
-            connectors_program(reader)
-        finally:
-            registered.append(True)
-
+    mocks = RecordingMocks()
     with pytest.raises(InvalidArgumentsError) as caught:
-        run(program, {"connectors": [connector(**REFS)]})
+        run(lambda: connectors_program(reader), {"connectors": [connector(**REFS)]}, mocks)
+    assert mocks.resources == []
     message = str(caught.value)
     assert 'Secret "provider-credentials" not found in namespace "ilm"' in message
     assert 'Secret "provider-tls" not found in namespace "ilm"' in message
@@ -122,16 +115,10 @@ def test_a_resource_of_the_program_is_used_instead_of_a_read():
     def program() -> Any:
         secret = k8s.core.v1.Secret("creds", metadata={"name": "creds", "namespace": "ilm"}, string_data={"token": PLANTED})
         settings = k8s.core.v1.ConfigMap("settings", metadata={"name": "settings", "namespace": "ilm"}, data={"mode": "strict"})
-        c = ConnectorComponent(
-            "demo",
-            {
-                "name": "demo",
-                "namespace": "ilm",
-                "image": {"repository": "r", "tag": "1"},
-                "secret_refs": [{"name": "creds", "type": "env", "source": secret}],
-                "config_map_refs": [{"name": "settings", "type": "volume", "mount_path": "/s", "source": settings}],
-            },
-            reference_reader=reader,
+        c = component_with(
+            reader,
+            secret_refs=[{"name": "creds", "type": "env", "source": secret}],
+            config_map_refs=[{"name": "settings", "type": "volume", "mount_path": "/s", "source": settings}],
         )
         return c.config_checksum
 
@@ -171,19 +158,13 @@ def test_a_planted_secret_value_never_appears_outside_the_secret():
         assert PLANTED not in text and b64(PLANTED) not in text, r.type_
 
 
-def test_without_a_cluster_named_references_are_warned_about_and_left_out(capsys):
+def test_without_a_cluster_named_references_are_left_out():
     def program() -> Any:
         settings = k8s.core.v1.ConfigMap("settings", metadata={"name": "settings", "namespace": "ilm"}, data={"k": "v"})
-        c = ConnectorComponent(
-            "demo",
-            {
-                "name": "demo",
-                "namespace": "ilm",
-                "image": {"repository": "r", "tag": "1"},
-                "secret_refs": [{"name": "provider-credentials", "type": "env"}],
-                "config_map_refs": [{"name": "settings", "type": "env", "source": settings}],
-            },
-            reference_reader=NoCluster(),
+        c = component_with(
+            NoCluster(),
+            secret_refs=[{"name": "provider-credentials", "type": "env"}],
+            config_map_refs=[{"name": "settings", "type": "env", "source": settings}],
         )
         return c.config_checksum
 
@@ -197,6 +178,3 @@ def test_source_must_be_a_resource():
             lambda: connectors_program(StaticReader()),
             {"connectors": [connector(secretRefs=[{"name": "x", "type": "env", "source": "x"}])]},
         )
-
-
-_ = pulumi

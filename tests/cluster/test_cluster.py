@@ -24,6 +24,7 @@ from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
 from ..conftest import SAMPLE_STACKS, stack_connectors
+from ..engine.conftest import changes
 from ..platform_double import platform_double
 from .local_cluster import NODE
 
@@ -43,15 +44,18 @@ def with_namespace(connectors: list[dict[str, Any]], ns: str) -> list[dict[str, 
     return moved
 
 
-def changes(summary: dict[str, int] | None) -> dict[str, int]:
-    return {op: n for op, n in (summary or {}).items() if op != "same" and n}
+def minimal_stack_up(cluster, make_stack, prefix: str) -> tuple[str, Any]:
+    """The minimal sample applied in a restricted namespace of its own."""
+    ns = namespace(cluster, f"{prefix}-{uuid.uuid4().hex[:6]}")
+    stack = make_stack(
+        with_namespace(stack_connectors("minimal"), ns), name=f"cluster-{prefix}", kubeconfig=str(cluster.kubeconfig)
+    )
+    stack.up()
+    return ns, stack
 
 
 def test_minimal_stack_applied_ready_stable_and_destroyed(cluster, make_stack):
-    ns = namespace(cluster, f"minimal-{uuid.uuid4().hex[:6]}")
-    connectors = with_namespace(stack_connectors("minimal"), ns)
-    stack = make_stack(connectors, name="cluster-minimal", kubeconfig=str(cluster.kubeconfig))
-    stack.up()
+    ns, stack = minimal_stack_up(cluster, make_stack, "minimal")
     apps = client.AppsV1Api(cluster.api())
     deployment = apps.read_namespaced_deployment("x509-compliance-provider", ns)
     assert deployment.status.ready_replicas == 1
@@ -134,10 +138,7 @@ def test_editing_a_referenced_secret_rolls_the_pods(cluster, make_stack):
 
 
 def test_drift_is_restored(cluster, make_stack):
-    ns = namespace(cluster, f"drift-{uuid.uuid4().hex[:6]}")
-    connectors = with_namespace(stack_connectors("minimal"), ns)
-    stack = make_stack(connectors, name="cluster-drift", kubeconfig=str(cluster.kubeconfig))
-    stack.up()
+    ns, stack = minimal_stack_up(cluster, make_stack, "drift")
     apps = client.AppsV1Api(cluster.api())
     apps.patch_namespaced_deployment_scale("x509-compliance-provider", ns, {"spec": {"replicas": 3}})
     stack.stack.refresh(on_output=stack.log)

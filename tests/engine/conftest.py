@@ -22,6 +22,11 @@ from scripts.engine_tools import ToolsUnavailable, engine_env, tools_bin
 PASSPHRASE = "engine-tests-passphrase"
 
 
+def changes(summary: dict[str, int] | None) -> dict[str, int]:
+    """The operations of an update other than ``same``: empty when nothing changed."""
+    return {op: n for op, n in (summary or {}).items() if op != "same" and n}
+
+
 @pytest.fixture(scope="session")
 def engine() -> dict[str, str]:
     try:

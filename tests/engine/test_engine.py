@@ -16,6 +16,7 @@ from components.render.connector import render_connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
 from ..platform_double import Answer, platform_double
+from .conftest import changes
 
 REGISTRATION = "pulumi-python:dynamic:Resource"
 SECRET_CONTENT = "engine-test-api-key-5d2e"
@@ -41,10 +42,6 @@ def connector(platform_url: str, **registration: Any) -> dict[str, Any]:
             },
         },
     }
-
-
-def changes(summary: dict[str, int]) -> dict[str, int]:
-    return {op: n for op, n in summary.items() if op != "same" and n}
 
 
 def rendered_deployment(stack) -> dict[str, Any]:
