@@ -15,6 +15,7 @@ import pulumi
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -22,10 +23,20 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from . import kube_schema
+from .kube_schema import bounded, conforms_to, each_conforms_to
+from .routing import url_problem
+
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 INT_OR_PERCENT = re.compile(r"^[0-9]+%$")
 ENV_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+# A label or annotation key: an optional DNS-subdomain prefix and '/', then a name of at most 63.
+QUALIFIED_NAME = re.compile(
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"
+)
+LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
+INT32_MAX = 2**31 - 1
 
 
 def _is_output(value: object) -> bool:
@@ -45,18 +56,34 @@ def _dns_label(value: str) -> str:
 def _digest(value: Any) -> Any:
     if _is_output(value) or value is None:
         return value
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
     if not DIGEST.match(value):
         raise ValueError("must be 'sha256:' followed by 64 lowercase hex digits")
     return value
 
 
-def _int_or_percent(value: int | str) -> int | str:
-    if isinstance(value, int):
-        if value < 0:
-            raise ValueError("must not be negative")
+def _int_or_percent(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= INT32_MAX:
+            raise ValueError(f"must be between 0 and {INT32_MAX}")
         return value
-    if not INT_OR_PERCENT.match(value):
+    if not isinstance(value, str) or not INT_OR_PERCENT.match(value) or len(value) > 12:
         raise ValueError("must be a non-negative integer or a percentage like '25%'")
+    return value
+
+
+def _qualified_name(value: str) -> str:
+    if len(value) > 316 or not QUALIFIED_NAME.match(value):
+        raise ValueError(
+            "keys must be qualified names: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'"
+        )
+    return value
+
+
+def _label_value(value: Any) -> Any:
+    if isinstance(value, str) and (len(value) > 63 or not LABEL_VALUE.match(value)):
+        raise ValueError("must be a label value: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric")
     return value
 
 
@@ -66,20 +93,30 @@ def _absolute_path(value: str) -> str:
     return value
 
 
-DnsLabel = Annotated[str, AfterValidator(_dns_label)]
-IntOrPercent = Annotated[int | str, AfterValidator(_int_or_percent)]
-AbsolutePath = Annotated[str, AfterValidator(_absolute_path)]
-EnvName = Annotated[str, Field(pattern=ENV_NAME.pattern)]
-Port = Annotated[int, Field(ge=1, le=65535)]
-NonNegative = Annotated[int, Field(ge=0)]
-# A plain string, or an Output of one when the value comes from another resource.
-StrInput = Annotated[Any, AfterValidator(lambda v: _str_input(v))]
-
-
 def _str_input(value: Any) -> Any:
     if _is_output(value) or isinstance(value, str):
         return value
     raise ValueError("must be a string")
+
+
+DnsLabel = Annotated[str, AfterValidator(_dns_label)]
+IntOrPercent = Annotated[Any, AfterValidator(_int_or_percent)]
+AbsolutePath = Annotated[str, Field(max_length=4096), AfterValidator(_absolute_path)]
+EnvName = Annotated[str, Field(pattern=ENV_NAME.pattern, max_length=253)]
+Port = Annotated[int, Field(ge=1, le=65535)]
+# Kubernetes' int32 fields (replicas, probe settings): never negative here, at most 2^31-1.
+NonNegative = Annotated[int, Field(ge=0, le=INT32_MAX)]
+Positive = Annotated[int, Field(ge=1, le=INT32_MAX)]
+# A plain string, or an Output of one when the value comes from another resource.
+StrInput = Annotated[Any, AfterValidator(_str_input)]
+QualifiedName = Annotated[str, AfterValidator(_qualified_name)]
+# Label and annotation maps: Kubernetes takes strings only.
+Labels = dict[QualifiedName, Annotated[str, AfterValidator(_label_value)]]
+Annotations = dict[QualifiedName, str]
+# Values that may also be Outputs (Python callers).
+LabelInputs = dict[QualifiedName, Annotated[StrInput, AfterValidator(_label_value)]]
+AnnotationInputs = dict[QualifiedName, StrInput]
+FreeForm = Annotated[dict[str, Any], BeforeValidator(bounded)]
 
 
 class Model(BaseModel):
@@ -91,6 +128,8 @@ class Model(BaseModel):
         extra="forbid",
         arbitrary_types_allowed=True,
         frozen=True,
+        # No silent conversions: `replicas: true` or `port: "80"` is an error, not 1 or 80.
+        strict=True,
     )
 
 
@@ -140,19 +179,22 @@ class StrategyArgs(Model):
         if self.type != "RollingUpdate":
             raise ValueError("rollingUpdate can only be set when type is RollingUpdate")
         surge, unavailable = self.rolling_update.max_surge, self.rolling_update.max_unavailable
-        if _is_zero(surge) and _is_zero(unavailable):
+        if is_zero(surge) and is_zero(unavailable):
             raise ValueError("rollingUpdate.maxSurge and maxUnavailable must not both be zero")
         return self
 
 
-def _is_zero(value: int | str | None) -> bool:
-    return value in (0, "0%")
+def is_zero(value: int | str | None) -> bool:
+    """0, or a zero percentage of any width ("0%", "00%"), as the operator counts it."""
+    if isinstance(value, str) and INT_OR_PERCENT.match(value):
+        return int(value[:-1]) == 0
+    return value == 0 and not isinstance(value, bool)
 
 
 class SecurityContextArgs(Model):
     run_as_non_root: bool = True
     read_only_root_filesystem: bool = True
-    fs_group: Annotated[int, Field(ge=0, le=2147483647)] | None = None
+    fs_group: NonNegative | None = None
 
     @model_validator(mode="after")
     def _non_root_only(self) -> SecurityContextArgs:
@@ -168,8 +210,8 @@ class ProbeArgs(Model):
 
     path: str = ""
     initial_delay_seconds: NonNegative | None = None
-    period_seconds: Annotated[int, Field(ge=1)] | None = None
-    failure_threshold: Annotated[int, Field(ge=1)] | None = None
+    period_seconds: Positive | None = None
+    failure_threshold: Positive | None = None
 
 
 class ProbesArgs(Model):
@@ -228,7 +270,7 @@ class ConfigMapRefArgs(_RefArgs):
 
 class EmptyDirArgs(Model):
     medium: Literal["", "Memory"] | None = None
-    size_limit: str | None = None
+    size_limit: Annotated[str, Field(pattern=kube_schema.QUANTITY)] | None = None
 
 
 class PersistentVolumeClaimArgs(Model):
@@ -256,14 +298,14 @@ class PodDisruptionBudgetArgs(Model):
 
 
 class LifecycleArgs(Model):
-    termination_grace_period_seconds: NonNegative | None = None
+    termination_grace_period_seconds: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
     pod_disruption_budget: PodDisruptionBudgetArgs | None = None
 
 
 class ServiceMonitorArgs(Model):
     enabled: bool = False
     interval: Annotated[str, Field(pattern=r"^([0-9]+(ms|s|m|h))+$")] | None = None
-    labels: dict[str, str] = {}
+    labels: Labels = {}
 
 
 class MetricsArgs(Model):
@@ -280,7 +322,7 @@ class NetworkPolicyArgs(Model):
 
 class ServiceAccountArgs(Model):
     name: DnsLabel | None = None
-    annotations: dict[str, str] = {}
+    annotations: Annotations = {}
 
 
 class IngressArgs(Model):
@@ -289,12 +331,12 @@ class IngressArgs(Model):
     path_type: Literal["Prefix", "Exact", "ImplementationSpecific"] = "Prefix"
     class_name: str | None = None
     tls_secret_name: str | None = None
-    annotations: dict[str, str] = {}
+    annotations: Annotations = {}
 
 
 class AttributeArgs(Model):
     name: Annotated[str, Field(min_length=1)]
-    content: JsonValue | Any = None
+    content: Annotated[JsonValue, BeforeValidator(bounded)] = None
 
 
 class RegistrationArgs(Model):
@@ -304,17 +346,19 @@ class RegistrationArgs(Model):
     auth_attributes: list[AttributeArgs] = []
     custom_attributes: list[AttributeArgs] = []
     version: Literal["v1", "v2"] = "v2"
-    retry_initial_seconds: Annotated[float, Field(gt=0)] = 5
-    retry_max_seconds: Annotated[float, Field(gt=0)] = 300
-    deadline_seconds: Annotated[float, Field(gt=0)] = 600
+    retry_initial_seconds: Annotated[float, Field(gt=0, le=86400)] = 5
+    retry_max_seconds: Annotated[float, Field(gt=0, le=86400)] = 300
+    deadline_seconds: Annotated[float, Field(gt=0, le=86400)] = 600
     ca_bundle: str | None = None
     insecure_skip_tls_verify: bool = False
     route: Literal["auto", "direct", "apiServerProxy"] = "auto"
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:
-        if isinstance(self.platform_url, str) and not re.match(r"^https?://[^/\s]+", self.platform_url):
-            raise ValueError("platformUrl must be an http:// or https:// URL")
+        if isinstance(self.platform_url, str):
+            problem = url_problem(self.platform_url)
+            if problem:
+                raise ValueError(f"platformUrl {problem}")
         if self.auth_type != "none" and not self.auth_attributes:
             raise ValueError(f"authAttributes are required when authType is {self.auth_type}")
         return self
@@ -327,9 +371,9 @@ class ConnectorSpec(Model):
     service: ServiceArgs = ServiceArgs()
     replicas: NonNegative = 1
     strategy: StrategyArgs | None = None
-    resources: dict[str, dict[str, str | int | float]] | None = None
-    pod_annotations: dict[str, Any] = {}
-    pod_labels: dict[str, Any] = {}
+    resources: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.RESOURCES))] | None = None
+    pod_annotations: AnnotationInputs = {}
+    pod_labels: LabelInputs = {}
     security_context: SecurityContextArgs = SecurityContextArgs()
     probes: ProbesArgs = ProbesArgs()
     env: list[EnvVarArgs] = []
@@ -339,23 +383,27 @@ class ConnectorSpec(Model):
     lifecycle: LifecycleArgs = LifecycleArgs()
     metrics: MetricsArgs = MetricsArgs()
     network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
-    node_selector: dict[str, str] = {}
-    tolerations: list[dict[str, Any]] = []
-    affinity: dict[str, Any] | None = None
+    node_selector: dict[QualifiedName, str] = {}
+    tolerations: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.TOLERATION))] = []
+    affinity: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.AFFINITY))] | None = None
     service_account: ServiceAccountArgs = ServiceAccountArgs()
-    init_containers: list[dict[str, Any]] = []
-    sidecars: list[dict[str, Any]] = []
+    init_containers: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    sidecars: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
     ingress: IngressArgs | None = None
     registration: RegistrationArgs | None = None
 
     @model_validator(mode="after")
     def _unique_names(self) -> ConnectorSpec:
-        volume_names = [v.name for v in self.volumes]
-        volume_names += [f"secret-{r.name}" for r in self.secret_refs if r.type == "volume"]
-        volume_names += [f"configmap-{r.name}" for r in self.config_map_refs if r.type == "volume"]
-        dupes = sorted({n for n in volume_names if volume_names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"volume names must be unique, repeated: {', '.join(dupes)}")
+        volume_names = [(f"volumes[{i}]", v.name) for i, v in enumerate(self.volumes)]
+        volume_names += [(f"secretRefs[{i}]", f"secret-{r.name}") for i, r in enumerate(self.secret_refs) if r.type == "volume"]
+        volume_names += [
+            (f"configMapRefs[{i}]", f"configmap-{r.name}") for i, r in enumerate(self.config_map_refs) if r.type == "volume"
+        ]
+        seen: dict[str, str] = {}
+        for where, volume_name in volume_names:
+            if volume_name in seen:
+                raise ValueError(f"volume names must be unique: {where} gives the pod the volume name of {seen[volume_name]}")
+            seen[volume_name] = where
         for field, containers in (("initContainers", self.init_containers), ("sidecars", self.sidecars)):
             for i, c in enumerate(containers):
                 if not isinstance(c.get("name"), str) or not DNS_LABEL.match(c["name"]):
@@ -370,7 +418,7 @@ class ConnectorArgs(ConnectorSpec):
 
     name: DnsLabel
     namespace: DnsLabel = "default"
-    labels: dict[str, str] = {}
+    labels: Labels = {}
 
 
 class ConnectorEntry(Model):
@@ -378,7 +426,7 @@ class ConnectorEntry(Model):
 
     name: DnsLabel
     namespace: DnsLabel
-    labels: dict[str, str] = {}
+    labels: Labels = {}
     spec: ConnectorSpec
 
     def to_args(self) -> ConnectorArgs:

@@ -11,11 +11,11 @@ from pydantic import ValidationError
 
 from .args import ConnectorArgs, RegistrationArgs
 from .cluster_access import has_credentials
-from .errors import InvalidArgumentsError, describe
+from .errors import InvalidArgumentsError, describe, kind_of
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
 from .render.connector import RenderedConnector, render_connector, stamp_checksum
-from .routing import RouteError, choose_route
+from .routing import RouteError, choose_route, url_problem
 
 TYPE_TOKEN = "connectors:index:Connector"
 
@@ -24,16 +24,24 @@ def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> Co
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
     if isinstance(args, ConnectorArgs):
         return args
+    if not isinstance(args, Mapping):
+        raise InvalidArgumentsError([f"{path or 'args'}: must be ConnectorArgs or a mapping of them (got {kind_of(args)})"])
     try:
         return ConnectorArgs.model_validate(dict(args))
     except ValidationError as error:
         raise InvalidArgumentsError(describe(error, path)) from None
 
 
-def registration_route(reg: RegistrationArgs, kubeconfig: str | None, kube_context: str | None) -> str | pulumi.Output[str]:
-    """The route the registration will take; a route that cannot work is refused now."""
+def registration_route(
+    reg: RegistrationArgs, kubeconfig: str | None, kube_context: str | None, label: str | None = None
+) -> str | pulumi.Output[str]:
+    """The route the registration will take; a route that cannot work is refused now (or, for a
+    platform URL that is an Output, when it is known; ``label`` then names the connector)."""
 
     def decide(platform_url: str) -> str:
+        problem = url_problem(platform_url) if isinstance(platform_url, str) else "must be a string"
+        if problem:
+            raise InvalidArgumentsError([f"registration.platformUrl {problem}"], heading="registration cannot work")
         try:
             route = choose_route(reg.route, platform_url)
         except RouteError as error:
@@ -49,7 +57,14 @@ def registration_route(reg: RegistrationArgs, kubeconfig: str | None, kube_conte
         return route
 
     if isinstance(reg.platform_url, pulumi.Output):
-        return reg.platform_url.apply(decide)
+
+        def decide_later(platform_url: str) -> str:
+            try:
+                return decide(platform_url)
+            except InvalidArgumentsError as error:
+                raise error.about(label) if label else error from None
+
+        return reg.platform_url.apply(decide_later)
     return decide(reg.platform_url)
 
 
@@ -89,18 +104,25 @@ class ConnectorComponent(pulumi.ComponentResource):
         reference_reader: ReferenceReader | NoCluster | None = None,
         kubeconfig: str | None = None,
         kube_context: str | None = None,
+        label: str | None = None,
     ) -> None:
-        """``references`` are the already-resolved referenced objects (the program resolves every
+        """``label`` is how messages name this connector (default ``connector "<name>"``).
+
+        ``references`` are the already-resolved referenced objects (the program resolves every
         connector's before creating any); otherwise they are read with ``reference_reader``, by
         default from the cluster that ``kubeconfig`` (a path or its content) and ``kube_context``
         name, else the ambient one, before anything is registered. The same cluster
         configuration gives the credentials of the registration's API-server proxy route."""
-        validated = validate_args(args)
-        if references is None:
-            references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
-        route = None
-        if validated.registration is not None:
-            route = registration_route(validated.registration, kubeconfig, kube_context)
+        label = label or f'connector "{name}"'
+        try:
+            validated = validate_args(args)
+            if references is None:
+                references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
+            route = None
+            if validated.registration is not None:
+                route = registration_route(validated.registration, kubeconfig, kube_context, label)
+        except InvalidArgumentsError as error:
+            raise error.about(label) from None
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
 

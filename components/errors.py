@@ -1,11 +1,21 @@
-"""One readable message for every invalid argument, instead of a traceback."""
+"""One readable message for every invalid argument, instead of a traceback.
+
+No message repeats a value from the config: any of it may be a secret (the README recommends
+setting the whole ``connectors`` config as one). A problem names the field by its path, the
+rule it breaks, and the kind of value received (``a string of 12 characters``), never the value.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pulumi
 from pydantic import ValidationError
+
+MAX_KEY_IN_PATH = 40
+PLAIN_KEY = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_./]*$")
 
 
 class InvalidArgumentsError(pulumi.RunError, ValueError):
@@ -15,7 +25,36 @@ class InvalidArgumentsError(pulumi.RunError, ValueError):
 
     def __init__(self, problems: Sequence[str], heading: str = "invalid connector arguments") -> None:
         self.problems = list(problems)
+        self.heading = heading
         super().__init__(f"{heading}:\n" + "\n".join(f"  - {p}" for p in self.problems))
+
+    def about(self, entry: str) -> InvalidArgumentsError:
+        """The same problems, each prefixed by the entry they belong to (``connectors[3] (name)``)."""
+        return InvalidArgumentsError([f"{entry}: {p}" for p in self.problems], self.heading)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found inside a value: ``path`` is relative to the field that holds the value."""
+
+    path: str
+    message: str
+
+
+class NestedProblems(ValueError):
+    """Raised by a validator that checks a whole free-form block; ``describe`` lists each problem
+    under the field's own path."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{p.path}: {p.message}" if p.path else p.message for p in self.problems))
+
+
+def key_in_path(key: str) -> str:
+    """A map key as a path segment: shown when it is a plain, short key; else its length only."""
+    if len(key) <= MAX_KEY_IN_PATH and PLAIN_KEY.match(key):
+        return key
+    return f"<a key of {len(key)} characters>"
 
 
 def field_path(prefix: str, loc: Sequence[int | str]) -> str:
@@ -24,28 +63,56 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
         if isinstance(part, int):
             path += f"[{part}]"
         else:
-            path += f".{part}" if path else str(part)
+            segment = key_in_path(part)
+            path += f".{segment}" if path else segment
     return path
 
 
-def may_hold_a_secret(path: str) -> bool:
-    """Paths whose values are never echoed back in an error."""
-    return any(word in path.lower() for word in ("secret", "attribute", "kubeconfig"))
+def kind_of(value: object) -> str:
+    """What a value is, without the value: its type and size."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "an empty string" if not value else f"a string of {len(value)} characters"
+    if isinstance(value, dict):
+        return f"a map of {len(value)} keys"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} items"
+    if isinstance(value, pulumi.Output):
+        return "an Output"
+    return f"a {type(value).__name__}"
+
+
+# pydantic's messages that already say what kind of value was expected; the rest get ``(got …)``.
+UNION_TAG = re.compile(r"^(str|int|float|bool|list\[.*\]|dict\[.*\]|[a-z-]+\[.*\])$")
 
 
 def describe(error: ValidationError, prefix: str = "") -> list[str]:
-    """Turn pydantic's errors into ``path: what is wrong`` lines, naming unknown fields."""
-    problems = []
+    """Turn pydantic's errors into ``path: what is wrong (got <kind>)`` lines, naming unknown fields."""
+    problems: list[str] = []
     for item in error.errors(include_url=False):
-        path = field_path(prefix, item["loc"]) or "(top level)"
+        loc = [part for part in item["loc"] if not (isinstance(part, str) and UNION_TAG.match(part))]
+        path = field_path(prefix, loc) or "(top level)"
+        nested = (item.get("ctx") or {}).get("error")
+        if isinstance(nested, NestedProblems):
+            for problem in nested.problems:
+                line = f"{path}{problem.path}: {problem.message}"
+                if line not in problems:
+                    problems.append(line)
+            continue
         if item["type"] == "extra_forbidden":
             message = "unknown field (check its spelling)"
         elif item["type"] == "missing":
             message = "required field is missing"
         else:
-            message = item["msg"].removeprefix("Value error, ")
-            value = item.get("input")
-            if isinstance(value, (str, int, float, bool)) and not may_hold_a_secret(path):
-                message += f" (got {value!r})"
-        problems.append(f"{path}: {message}")
+            message = f"{item['msg'].removeprefix('Value error, ')} (got {kind_of(item.get('input'))})"
+        line = f"{path}: {message}"
+        if line not in problems:
+            problems.append(line)
     return problems

@@ -54,7 +54,7 @@ class MissingReferencesError(InvalidArgumentsError):
 
 
 class ReferenceReadError(pulumi.RunError):
-    pass
+    """A referenced object that could not be read (cluster unreachable, access refused)."""
 
 
 class ClusterReader:

@@ -35,6 +35,22 @@ class ServiceTarget:
         return f"/api/v1/namespaces/{self.namespace}/services/{self.scheme}:{self.service}:{self.port}/proxy{self.path}"
 
 
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not a usable http(s) URL, or None."""
+    if len(url) > 2048:
+        return "must be at most 2048 characters"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises on a port that is not a number in 0..65535
+    except ValueError:
+        return "must be an http:// or https:// URL with a valid host and a port between 1 and 65535"
+    if parts.scheme not in ("http", "https") or not parts.hostname or re.search(r"\s", url):
+        return "must be an http:// or https:// URL"
+    if parts.port == 0:
+        return "must have a port between 1 and 65535"
+    return None
+
+
 def in_cluster_target(url: str) -> ServiceTarget | None:
     """The Service a URL names (``<service>.<namespace>.svc[.<cluster domain>]``), else None."""
     parts = urlsplit(url)
@@ -58,6 +74,9 @@ def host_resolves(host: str) -> bool:
 
 def choose_route(setting: RouteSetting, url: str, resolves: Callable[[str], bool] = host_resolves) -> Route:
     """``auto``: direct unless the URL is an in-cluster name that does not resolve from here."""
+    problem = url_problem(url)
+    if problem:
+        raise RouteError(f"registration.platformUrl {problem}")
     target = in_cluster_target(url)
     host = urlsplit(url).hostname or ""
     if setting == "apiServerProxy":

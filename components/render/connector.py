@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..args import ConnectorArgs, ImageArgs, ProbeArgs, StrategyArgs
+from ..args import ConnectorArgs, ImageArgs, ProbeArgs, StrategyArgs, is_zero
 from ..checksum import EMPTY_CHECKSUM
 from .ingress import render_ingress
 from .meta import CHECKSUM_ANNOTATION, labels, merged, selector_labels
@@ -81,7 +81,7 @@ def strategy(given: StrategyArgs | None) -> Obj | None:
     rolling = given.rolling_update
     surge = rolling.max_surge if rolling else None
     unavailable = rolling.max_unavailable if rolling else None
-    if surge in (0, "0%") and unavailable is None:
+    if is_zero(surge) and unavailable is None:
         unavailable = 1
     return {
         "type": "RollingUpdate",

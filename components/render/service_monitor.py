@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..args import MetricsArgs
-from .meta import merged, object_meta
+from .meta import object_meta
 
 
 def render_service_monitor(
@@ -13,11 +13,12 @@ def render_service_monitor(
     endpoint: dict[str, Any] = {"port": "http", "path": metrics.path}
     if monitor is not None and monitor.interval:
         endpoint["interval"] = monitor.interval
+    # The operator's rule: standard labels first, then the user's, which win a clash.
     extra_labels = monitor.labels if monitor is not None else {}
     return {
         "apiVersion": "monitoring.coreos.com/v1",
         "kind": "ServiceMonitor",
-        "metadata": object_meta(name, namespace, merged(extra_labels, labels)),
+        "metadata": object_meta(name, namespace, {**labels, **extra_labels}),
         "spec": {
             "selector": {"matchLabels": dict(selector)},
             "namespaceSelector": {"matchNames": [namespace]},
