@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pulumi
 from pydantic import ValidationError
 
-MAX_KEY_IN_PATH = 40
+MAX_KEY_IN_PATH = 63
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_./]*$")
 
 
@@ -98,6 +98,8 @@ def describe(error: ValidationError, prefix: str = "") -> list[str]:
     problems: list[str] = []
     for item in error.errors(include_url=False):
         loc = [part for part in item["loc"] if not (isinstance(part, str) and UNION_TAG.match(part))]
+        if loc and loc[-1] == "[key]":  # a map key that breaks a rule: the map's path, not the key
+            loc = loc[:-2]
         path = field_path(prefix, loc) or "(top level)"
         nested = (item.get("ctx") or {}).get("error")
         if isinstance(nested, NestedProblems):

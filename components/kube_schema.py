@@ -126,7 +126,7 @@ def shape_problems(value: Any) -> list[Problem]:
         item, path, depth = stack.pop()
         nodes += 1
         if depth > MAX_DEPTH:
-            return [Problem(path, f"nested more than {MAX_DEPTH} levels deep")]
+            return [Problem("", f"nested more than {MAX_DEPTH} levels deep")]
         if nodes > MAX_NODES:
             return [Problem("", f"has more than {MAX_NODES} values")]
         if isinstance(item, str) and len(item) > MAX_STRING:
