@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
 
 

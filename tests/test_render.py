@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
+from components import InvalidArgumentsError, validate_args
 from components.args import ConnectorArgs
 from components.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
+from components.render.meta import labels as labels_of
 
 SELECTOR = {"app.kubernetes.io/name": "demo", "app.kubernetes.io/component": "connector", "otilm.com/connector": "demo"}
 RESTRICTED = {
@@ -161,20 +163,27 @@ def test_volume_naming_and_order(minimal):
     ]
 
 
+def rolling(surge: object = None, unavailable: object = None) -> dict:
+    bounds = {k: v for k, v in (("maxSurge", surge), ("maxUnavailable", unavailable)) if v is not None}
+    return {"type": "RollingUpdate", **({"rollingUpdate": bounds} if bounds else {})}
+
+
+# The operator's own table (its strategy builder's test cases), one row each.
 @pytest.mark.parametrize(
     ("strategy", "expected"),
     [
-        (None, None),
-        ({"type": "Recreate"}, {"type": "Recreate"}),
-        ({"type": "RollingUpdate"}, {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}),
-        (
-            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0}},
-            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": 1}},
-        ),
-        (
-            {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "50%"}},
-            {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "50%"}},
-        ),
+        pytest.param(None, None, id="unset spec renders no strategy"),
+        pytest.param({"type": "Recreate"}, {"type": "Recreate"}, id="Recreate carries no rolling-update bounds"),
+        pytest.param(rolling(), rolling("25%", "25%"), id="RollingUpdate without bounds materializes the apps/v1 defaults"),
+        pytest.param(rolling(0, 2), rolling(0, 2), id="explicit bounds are rendered verbatim"),
+        pytest.param(rolling(0), rolling(0, 1), id="zero surge alone gains maxUnavailable 1"),
+        pytest.param(rolling("0%"), rolling("0%", 1), id="zero surge as a percentage gains maxUnavailable 1"),
+        pytest.param(rolling("00%"), rolling("00%", 1), id="a leading-zero percentage counts as zero surge"),
+        pytest.param(rolling("000%"), rolling("000%", 1), id="a zero percentage of any width counts as zero surge"),
+        pytest.param(rolling("025%"), rolling("025%", "25%"), id="a leading zero on a non-zero percentage is not zero surge"),
+        pytest.param(rolling("25%"), rolling("25%", "25%"), id="a non-zero surge gains the default maxUnavailable"),
+        pytest.param(rolling(None, 2), rolling("25%", 2), id="an explicit maxUnavailable gains the default maxSurge"),
+        pytest.param(rolling(None, "50%"), rolling("25%", "50%"), id="a percentage maxUnavailable gains the default maxSurge"),
     ],
 )
 def test_strategy(minimal, strategy, expected):
@@ -236,6 +245,20 @@ def test_service_monitor_only_when_both_enabled(minimal):
         "namespaceSelector": {"matchNames": ["ilm"]},
         "endpoints": [{"port": "http", "path": "/v1/metrics", "interval": "30s"}],
     }
+
+
+@pytest.mark.parametrize(("surge", "unavailable"), [(0, 0), ("0%", 0), ("00%", "0%"), (0, "000%")])
+def test_surge_and_unavailable_both_zero_in_any_spelling_are_refused(minimal, surge, unavailable):
+    with pytest.raises(InvalidArgumentsError, match="must not both be zero"):
+        validate_args({**minimal, "strategy": rolling(surge, unavailable)})
+
+
+def test_service_monitor_labels_the_users_win_a_clash_as_in_the_operator(minimal):
+    """The operator's rule: its standard labels first, then serviceMonitor.labels over them."""
+    user = {"release": "prom", "app.kubernetes.io/managed-by": "team-prometheus"}
+    monitor = render(minimal, metrics={"enabled": True, "serviceMonitor": {"enabled": True, "labels": user}}).service_monitor
+    assert monitor["metadata"]["labels"] == {**labels_of("demo"), **user}
+    assert monitor["spec"]["selector"] == {"matchLabels": SELECTOR}
 
 
 def test_network_policy_on_by_default(minimal):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 import yaml
 
 from components.args import ConnectorEntry
 from components.render.connector import render_connector
 
-from .conftest import SAMPLE_STACKS, SHARED, stack_connectors
+from .conftest import DATA, SAMPLE_STACKS, stack_connectors
 from .schema import assert_valid
 
 SAMPLE_FILES = {
@@ -32,7 +30,7 @@ def test_every_object_of_every_stack_is_schema_valid(stack):
 
 @pytest.mark.parametrize("stack", SAMPLE_STACKS)
 def test_stack_holds_the_operator_sample_unchanged(stack):
-    sample = yaml.safe_load(pathlib.Path(SHARED / "reference" / "operator-samples" / SAMPLE_FILES[stack]).read_text())
+    sample = yaml.safe_load((DATA / "operator-samples" / SAMPLE_FILES[stack]).read_text())
     (entry,) = stack_connectors(stack)
     assert entry["spec"] == sample["spec"]
     assert entry["name"] == sample["metadata"]["name"]
