@@ -129,8 +129,15 @@ class ConnectorComponent(pulumi.ComponentResource):
         rendered = self._render(validated)
         checksum = checksum_output(references)
 
-        def part(kind: str, key: str) -> pulumi.Output[Any]:
+        def part(kind: str, key: str) -> Any:
+            if isinstance(rendered, RenderedConnector):
+                return getattr(rendered, kind)[key]
             return rendered.apply(lambda r: getattr(r, kind)[key])
+
+        def deployment_spec(r: RenderedConnector) -> dict[str, Any]:
+            # The checksum is the one value derived from referenced Secrets: stamped as a nested
+            # Output, only it is secret in state and in `preview --diff`, never the whole spec.
+            return stamp_checksum(r.deployment, checksum)["spec"]  # type: ignore[arg-type]
 
         resources: dict[str, pulumi.CustomResource] = {}
         resources["service_account"] = k8s.core.v1.ServiceAccount(name, metadata=part("service_account", "metadata"), opts=child)
@@ -139,8 +146,12 @@ class ConnectorComponent(pulumi.ComponentResource):
         )
         deployment = k8s.apps.v1.Deployment(
             name,
-            metadata=rendered.apply(lambda r: owned_by_the_program(r.deployment["metadata"])),
-            spec=pulumi.Output.all(rendered, checksum).apply(lambda rc: stamp_checksum(rc[0].deployment, rc[1])["spec"]),
+            metadata=(
+                owned_by_the_program(rendered.deployment["metadata"])
+                if isinstance(rendered, RenderedConnector)
+                else rendered.apply(lambda r: owned_by_the_program(r.deployment["metadata"]))
+            ),
+            spec=deployment_spec(rendered) if isinstance(rendered, RenderedConnector) else rendered.apply(deployment_spec),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
         )
         resources["deployment"] = deployment
@@ -174,8 +185,8 @@ class ConnectorComponent(pulumi.ComponentResource):
                 name, metadata=part("ingress", "metadata"), spec=part("ingress", "spec"), opts=child
             )
 
-        self.endpoint = rendered.apply(lambda r: r.endpoint)
-        self.current_image = rendered.apply(lambda r: r.current_image)
+        self.endpoint = pulumi.Output.from_input(rendered).apply(lambda r: r.endpoint)
+        self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)
         self.config_checksum = checksum
         self.children = {kind: name for kind in resources}
         self.registration = None
@@ -222,12 +233,10 @@ class ConnectorComponent(pulumi.ComponentResource):
         return outputs
 
     @staticmethod
-    def _render(args: ConnectorArgs) -> pulumi.Output[RenderedConnector]:
-        """Render once every input value is known; plain arguments render as they are.
-
-        The checksum is stamped on the Deployment alone (``stamp_checksum``), so that its
-        secretness, when a Secret went into it, does not spread to other objects and outputs."""
+    def _render(args: ConnectorArgs) -> RenderedConnector | pulumi.Output[RenderedConnector]:
+        """Plain arguments render now, to plain objects; arguments holding Outputs (an image
+        tag from another resource) render once every value is known."""
         dumped = args.model_dump(exclude={"registration"})
         if not _has_outputs(dumped):
-            return pulumi.Output.from_input(render_connector(args))  # type: ignore[arg-type]
+            return render_connector(args)
         return pulumi.Output.from_input(dumped).apply(lambda values: render_connector(ConnectorArgs.model_validate(values)))

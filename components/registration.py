@@ -95,8 +95,18 @@ class RegistrationProvider(ResourceProvider):
         return ReadResult(id_=id_, outs=props)
 
 
-class Registration(Resource):
+TYPE_TOKEN = "pulumi-python:dynamic/connectors:Registration"
+LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
+"""The type every dynamic resource shared before the registration had its own: stacks created
+then keep their registration (and its uuid) through an alias."""
+
+
+class Registration(Resource, module="connectors", name="Registration"):
     """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
+
+    Its type is ``pulumi-python:dynamic/connectors:Registration``, so that preview and
+    ``pulumi stack --show-urns`` name it; ``aliases`` carries registrations created under the
+    shared dynamic type over without calling the platform.
 
     ``route`` is the resolved route, ``direct`` or ``apiServerProxy`` (see ``routing``); for the
     proxy, ``kubeconfig`` (a path, or content given as a secret) and ``kube_context`` say which
@@ -145,4 +155,10 @@ class Registration(Resource):
             "kube_context": kube_context,
             **{key: None for key in OUTPUTS},
         }
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(aliases=self.aliases()))
         super().__init__(RegistrationProvider(), resource_name, props, opts)
+
+    @classmethod
+    def aliases(cls) -> list[pulumi.Alias]:
+        own = f"pulumi-python:{cls._resource_type_name}"
+        return [] if own == LEGACY_TYPE_TOKEN else [pulumi.Alias(type_=LEGACY_TYPE_TOKEN)]

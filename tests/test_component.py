@@ -39,7 +39,7 @@ def test_full_stack_creates_every_child_with_explicit_names():
 def test_registration_only_where_the_stack_has_it(stack, ambient_kubeconfig):
     connectors = stack_connectors(stack)
     mocks = run(lambda: connectors_program(reader_for(connectors)), {"connectors": connectors})
-    registrations = mocks.of_type("pulumi-python:dynamic:Resource")
+    registrations = mocks.of_type("pulumi-python:dynamic/connectors:Registration")
     has_registration = "registration" in stack_connectors(stack)[0]["spec"]
     assert len(registrations) == (1 if has_registration else 0)
     if registrations:

@@ -3,13 +3,17 @@ scheduler, and kwok standing in for kubelets so that pods become Running and Rea
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import ctypes
 import functools
 import os
 import pathlib
 import shutil
+import signal
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -49,6 +53,9 @@ class LocalCluster:
     client_cert_kubeconfig: pathlib.Path
     """Admin by client certificate (signed by the API server's --client-ca-file)."""
     folder: pathlib.Path
+    ca: pathlib.Path
+    """The CA that signed the API server's serving certificate (in both kubeconfigs)."""
+    pids: list[int]
 
     def kubeconfig_text(self) -> str:
         return self.kubeconfig.read_text()
@@ -71,10 +78,56 @@ def _wait(check: Any, what: str, seconds: float = 60) -> None:
     raise ClusterUnavailable(f"{what} did not come up within {seconds:g} s")
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _own_session_dying_with_us() -> None:
+    """In the child before exec: its own session (a Ctrl-C in the terminal is ours to handle),
+    and SIGTERM from the kernel if the process that started it dies, even by SIGKILL."""
+    os.setsid()
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """While the cluster runs, SIGTERM (a CI time-out, ``kill``) unwinds like Ctrl-C, so that
+    the cleanup below runs; the previous handler is restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _serving_certificate(folder: pathlib.Path) -> None:
+    """A CA, and the API server's serving certificate for 127.0.0.1 signed by it."""
+    openssl = functools.partial(subprocess.run, cwd=folder, check=True, capture_output=True)
+    (folder / "serving.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
+    openssl(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "server-ca.key", "-out", "server-ca.crt",
+             "-days", "1", "-subj", "/CN=local-server-ca"])  # fmt: skip
+    openssl(["openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "apiserver.key", "-out", "apiserver.csr",
+             "-subj", "/CN=127.0.0.1"])  # fmt: skip
+    openssl(["openssl", "x509", "-req", "-in", "apiserver.csr", "-CA", "server-ca.crt", "-CAkey", "server-ca.key",
+             "-CAcreateserial", "-out", "apiserver.crt", "-days", "1", "-extfile", "serving.ext"])  # fmt: skip
+
+
 @contextlib.contextmanager
 def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
     """Starts every process, yields once the API is ready and a kwok node is Ready, and stops
-    every process and removes the folder at the end, whatever happened."""
+    every process and removes the folder at the end, whatever happened: an error, Ctrl-C or
+    SIGTERM; if this process is killed outright, the kernel stops them (``PR_SET_PDEATHSIG``)."""
+    with stopped_by_sigterm():
+        yield from _run_cluster(folder)
+
+
+def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
     bin_dir = cluster_bin()
     folder.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
@@ -84,7 +137,9 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
     def start(name: str, *args: str) -> None:
         log = (logs / f"{name}.log").open("wb")
         processes.append(
-            subprocess.Popen([str(bin_dir / name), *args], stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            subprocess.Popen(
+                [str(bin_dir / name), *args], stdout=log, stderr=subprocess.STDOUT, preexec_fn=_own_session_dying_with_us
+            )
         )
 
     try:
@@ -100,6 +155,8 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
                  "-subj", "/CN=admin-by-cert/O=system:masters"])  # fmt: skip
         openssl(["openssl", "x509", "-req", "-in", "admin.csr", "-CA", "client-ca.crt", "-CAkey", "client-ca.key",
                  "-CAcreateserial", "-out", "admin.crt", "-days", "1"])  # fmt: skip
+        _serving_certificate(folder)
+        ca = folder / "server-ca.crt"
         etcd_client, etcd_peer, api_port = free_port(), free_port(), free_port()
         start(
             "etcd",
@@ -117,7 +174,8 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "--bind-address", "127.0.0.1",
             "--advertise-address", "127.0.0.1",
             "--secure-port", str(api_port),
-            "--cert-dir", str(folder / "certs"),
+            "--tls-cert-file", str(folder / "apiserver.crt"),
+            "--tls-private-key-file", str(folder / "apiserver.key"),
             "--service-account-key-file", str(folder / "sa.pub"),
             "--service-account-signing-key-file", str(folder / "sa.key"),
             "--service-account-issuer", "https://kubernetes.default.svc",
@@ -138,7 +196,12 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
                     {
                         "apiVersion": "v1",
                         "kind": "Config",
-                        "clusters": [{"name": "local", "cluster": {"server": server, "insecure-skip-tls-verify": True}}],
+                        "clusters": [
+                            {
+                                "name": "local",
+                                "cluster": {"server": server, "certificate-authority-data": base64.b64encode(ca.read_bytes()).decode()},
+                            }
+                        ],
                         "users": [{"name": "admin", "user": user}],
                         "contexts": [{"name": "local", "context": {"cluster": "local", "user": "admin"}}],
                         "current-context": "local",
@@ -146,7 +209,7 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
                 )
             )
         headers = {"Authorization": f"Bearer {TOKEN}"}
-        _wait(lambda: httpx.get(f"{server}/readyz", headers=headers, verify=False).status_code == 200, "kube-apiserver")
+        _wait(lambda: httpx.get(f"{server}/readyz", headers=headers, verify=str(ca)).status_code == 200, "kube-apiserver")
         start(
             "kube-controller-manager",
             "--kubeconfig", str(kubeconfig),
@@ -167,21 +230,21 @@ def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "--node-ip", "10.244.1.1",
             "--server-address", f"127.0.0.1:{free_port()}",
         )  # fmt: skip
-        cluster = LocalCluster(server, kubeconfig, client_cert_kubeconfig, folder)
+        cluster = LocalCluster(server, kubeconfig, client_cert_kubeconfig, folder, ca, [p.pid for p in processes])
         node = {
             "apiVersion": "v1",
             "kind": "Node",
             "metadata": {"name": NODE, "annotations": {"kwok.x-k8s.io/node": "fake"}, "labels": {"kubernetes.io/hostname": NODE}},
         }
         _wait(
-            lambda: httpx.post(f"{server}/api/v1/nodes", json=node, headers=headers, verify=False).status_code in (201, 409),
+            lambda: httpx.post(f"{server}/api/v1/nodes", json=node, headers=headers, verify=str(ca)).status_code in (201, 409),
             "node creation",
         )
 
         def node_ready() -> bool:
-            status = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=False).json()["status"]
+            status = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=str(ca)).json()["status"]
             ready = any(c["type"] == "Ready" and c["status"] == "True" for c in status.get("conditions", []))
-            spec = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=False).json()["spec"]
+            spec = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=str(ca)).json()["spec"]
             return ready and not spec.get("taints")
 
         _wait(node_ready, "a Ready kwok node without taints", 90)

@@ -17,7 +17,7 @@ import pytest
 from pulumi import automation as auto
 
 from components.program import connectors_program
-from scripts.engine_tools import ToolsUnavailable, engine_env, tools_bin
+from scripts.engine_tools import ToolsUnavailable, engine_env, report_run_errors_once, tools_bin
 
 PASSPHRASE = "engine-tests-passphrase"
 
@@ -35,6 +35,7 @@ def engine() -> dict[str, str]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"engine tests cannot be skipped in CI: {error}")
         pytest.skip(str(error))
+    report_run_errors_once()
     return {**engine_env(bin_dir, PASSPHRASE), "TOOLS_BIN": str(bin_dir)}
 
 
@@ -49,11 +50,11 @@ class EngineStack:
     def log(self, line: str) -> None:
         self.output.append(line)
 
-    def preview(self) -> auto.PreviewResult:
-        return self.stack.preview(on_output=self.log)
+    def preview(self, **options: Any) -> auto.PreviewResult:
+        return self.stack.preview(on_output=self.log, on_error=self.log, **options)
 
-    def up(self) -> auto.UpResult:
-        return self.stack.up(on_output=self.log)
+    def up(self, **options: Any) -> auto.UpResult:
+        return self.stack.up(on_output=self.log, on_error=self.log, **options)
 
     def refresh(self, *targets: str) -> auto.RefreshResult:
         return self.stack.refresh(on_output=self.log, target=list(targets) or None)
@@ -80,7 +81,7 @@ class EngineStack:
 
     def registration_state(self) -> dict[str, Any]:
         for resource in self.stack.export_stack().deployment["resources"]:
-            if resource["type"] == "pulumi-python:dynamic:Resource":
+            if resource["type"] == "pulumi-python:dynamic/connectors:Registration":
                 return resource
         raise AssertionError("no registration in state")
 

@@ -18,7 +18,7 @@ from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
 from ..platform_double import Answer, platform_double
 from .conftest import changes
 
-REGISTRATION = "pulumi-python:dynamic:Resource"
+REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 SECRET_CONTENT = "engine-test-api-key-5d2e"
 ERROR_BODY = "PLATFORM-ERROR-BODY-ECHO"
 

@@ -1,0 +1,199 @@
+"""What a reviewer and a user meet through the real engine: a readable diff, a named
+registration, every operation of the main command, and each config error reported once."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+import pytest
+import yaml
+from pulumi import automation as auto
+
+from components import ConnectorComponent
+from components.registration import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration
+
+from ..conftest import ROOT
+from ..platform_double import platform_double
+from .conftest import PASSPHRASE, changes
+from .test_engine import connector
+
+SECRET_VALUE = "db-password-7c1f-never-shown"
+
+
+def program_with_a_secret(tag: str) -> Any:
+    """A Secret of the program and a connector that references it (its checksum covers it)."""
+
+    def program() -> None:
+        render = k8s.Provider("render", render_yaml_to_directory=pulumi.Config("connectors").require("renderDirectory"))
+        opts = pulumi.ResourceOptions(provider=render)
+        creds = k8s.core.v1.Secret(
+            "creds",
+            metadata={"name": "creds", "namespace": "ilm"},
+            string_data={"password": pulumi.Output.secret(SECRET_VALUE)},
+            opts=opts,
+        )
+        ConnectorComponent(
+            "vault",
+            {
+                "name": "vault",
+                "namespace": "ilm",
+                "image": {"repository": "r.example/vault", "tag": tag},
+                "secretRefs": [{"name": "creds", "type": "env", "source": creds}],
+            },
+            opts,
+        )
+
+    return program
+
+
+def test_preview_diff_of_a_connector_with_a_secret_shows_the_change_in_clear(make_stack):
+    stack = make_stack([], name="diff", program=program_with_a_secret("1.0.0"))
+    stack.up()
+    stack.output.clear()
+    stack.stack.workspace.program = program_with_a_secret("1.1.0")
+    preview = stack.preview(diff=True)
+    text = "\n".join(stack.output)
+    assert "r.example/vault:1.0.0" in text and "r.example/vault:1.1.0" in text, text
+    assert preview.change_summary.get("update") == 1 and not preview.change_summary.get("replace"), preview.change_summary
+    for field in ("replicas", "selector", "template"):
+        assert f"- {field}: [secret]" not in text
+    stack.up()
+    deployment = next(r for r in stack.stack.export_stack().deployment["resources"] if r["type"] == "kubernetes:apps/v1:Deployment")
+    spec = deployment["inputs"]["spec"]
+    assert spec["template"]["spec"]["containers"][0]["image"] == "r.example/vault:1.1.0"
+    annotation = spec["template"]["metadata"]["annotations"]["otilm.com/config-checksum"]
+    assert isinstance(annotation, dict) and "ciphertext" in annotation, "the checksum alone is secret"
+    assert SECRET_VALUE not in stack.state_file()
+    assert SECRET_VALUE not in text
+
+
+class LegacyRegistration(Registration, module="", name="Resource"):
+    """The registration as stacks created before it had its own type hold it."""
+
+
+def test_a_registration_under_the_old_shared_type_is_kept_through_the_alias(make_stack, monkeypatch):
+    import components.component
+
+    with platform_double() as double:
+        monkeypatch.setattr(components.component, "Registration", LegacyRegistration)
+        stack = make_stack([connector(double.url)], name="alias")
+        uuid = stack.up().outputs["x509"].value["registration"]["uuid"]
+        types = [r["type"] for r in stack.stack.export_stack().deployment["resources"]]
+        assert LEGACY_TYPE_TOKEN in types and TYPE_TOKEN not in types
+
+        monkeypatch.setattr(components.component, "Registration", Registration)
+        stack.output.clear()
+        preview = stack.preview()
+        assert "connectors:Registration" in "\n".join(stack.output)
+        assert not preview.change_summary.get("create") and not preview.change_summary.get("delete")
+        upgraded = stack.up()
+        assert changes(upgraded.summary.resource_changes) == {}
+        assert upgraded.outputs["x509"].value["registration"]["uuid"] == uuid
+        types = [r["type"] for r in stack.stack.export_stack().deployment["resources"]]
+        assert TYPE_TOKEN in types and LEGACY_TYPE_TOKEN not in types
+    assert len(double.requests) == 1
+
+
+def occurrences(text: str, fragment: str) -> int:
+    return text.count(fragment)
+
+
+def test_a_config_error_is_reported_once_without_a_traceback(make_stack):
+    bad = connector("http://127.0.0.1:9/api")
+    bad["spec"]["replicas"] = -1
+    stack = make_stack([bad], name="bad")
+    for operation in (stack.preview, stack.up):
+        stack.output.clear()
+        with pytest.raises(auto.CommandError) as caught:
+            operation()
+        text = "\n".join(stack.output) + "\n" + caught.value.stderr
+        assert occurrences(text, "connectors[0].spec.replicas: Input should be greater than or equal to 0") == 1, text
+        assert "unhandled" not in text and "Traceback" not in text
+        assert "1 error" in text or "error" in text
+
+
+# The main command, as a user runs it: every operation the README tells users to run.
+def deploy(project: pathlib.Path, state: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PULUMI_BACKEND_URL": f"file://{state}",
+        "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
+    }
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "review", "--work-dir", str(project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def write_stack(project: pathlib.Path, render: pathlib.Path, connectors: list[dict[str, Any]]) -> None:
+    config = {"config": {"connectors:renderDirectory": str(render), "connectors:connectors": connectors}}
+    (project / "stacks" / "Pulumi.review.yaml").write_text(yaml.safe_dump(config))
+
+
+def test_the_main_command_does_every_operation_the_readme_names(engine, tmp_path):
+    project, state, render = tmp_path / "project", tmp_path / "state", tmp_path / "rendered"
+    (project / "stacks").mkdir(parents=True)
+    state.mkdir()
+    shutil.copy(ROOT / "Pulumi.yaml", project / "Pulumi.yaml")
+    with platform_double() as double:
+        config = connector(double.url)
+        write_stack(project, render, [config])
+
+        preview = deploy(project, state, "preview", "--diff")
+        assert preview.returncode == 0, preview.stdout + preview.stderr
+        assert "connectors:Registration" in preview.stdout and double.requests == []
+
+        up = deploy(project, state, "up")
+        assert up.returncode == 0, up.stdout + up.stderr
+        assert len(double.requests) == 1
+
+        urns = deploy(project, state, "urns").stdout.split()
+        registration = next(u for u in urns if u.endswith("::x509-registration"))
+        deployment = next(u for u in urns if "kubernetes:apps/v1:Deployment" in u)
+
+        config["spec"]["image"]["tag"] = "2.0.0"
+        config["spec"]["replicas"] = 3
+        write_stack(project, render, [config])
+        diff = deploy(project, state, "preview", "--diff")
+        assert "r.example/x509:1.0.0" in diff.stdout and "r.example/x509:2.0.0" in diff.stdout, diff.stdout
+
+        targeted = deploy(project, state, "up", "--target", deployment)
+        assert targeted.returncode == 0, targeted.stdout + targeted.stderr
+        rendered = [yaml.safe_load(p.read_text()) for p in render.rglob("*.yaml")]
+        (spec,) = [o["spec"] for o in rendered if o["kind"] == "Deployment"]
+        assert spec["replicas"] == 3
+
+        replaced = deploy(project, state, "up", "--replace", registration)
+        assert replaced.returncode == 0, replaced.stdout + replaced.stderr
+        assert len(double.requests) == 2, "--replace registers anew, once"
+
+        refreshed = deploy(project, state, "refresh", "--target", registration)
+        assert refreshed.returncode == 0, refreshed.stdout + refreshed.stderr
+
+        rerun = deploy(project, state, "up")
+        assert rerun.returncode == 0 and len(double.requests) == 2
+
+        destroyed = deploy(project, state, "destroy")
+        assert destroyed.returncode == 0, destroyed.stdout + destroyed.stderr
+        assert list(render.rglob("*.yaml")) == []
+        assert len(double.requests) == 2
+
+        config["spec"]["replicas"] = "three"
+        write_stack(project, render, [config])
+        failed = deploy(project, state, "preview")
+        assert failed.returncode == 1
+        said = failed.stdout + failed.stderr
+        assert said.count("connectors[0].spec.replicas: Input should be a valid integer") == 1, said
+        assert "unhandled" not in said and "Traceback" not in said
+    assert json.loads(json.dumps(urns))
