@@ -1,8 +1,9 @@
 # `make up` deploys the default stack (render mode, no cluster); `make test` runs every test.
 PY := .venv/bin/python
 STACK ?= dev
+ARGS ?=
 
-.PHONY: venv tools up preview destroy test lint
+.PHONY: venv tools up preview refresh destroy urns test lint
 
 venv: .venv/.installed
 .venv/.installed: requirements.txt requirements-dev.txt
@@ -13,14 +14,8 @@ venv: .venv/.installed
 tools:
 	bash scripts/install-tools
 
-up: venv tools
-	$(PY) scripts/deploy.py up --stack $(STACK)
-
-preview: venv tools
-	$(PY) scripts/deploy.py preview --stack $(STACK)
-
-destroy: venv tools
-	$(PY) scripts/deploy.py destroy --stack $(STACK)
+up preview refresh destroy urns: venv tools
+	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)
 
 test: venv
 	$(PY) -m pytest
