@@ -339,6 +339,50 @@ class AttributeArgs(Model):
     content: Annotated[JsonValue, BeforeValidator(bounded)] = None
 
 
+class AdminSecretRefArgs(Model):
+    """A Secret in the connector's namespace holding the administrator's credentials."""
+
+    name: DnsLabel
+    bearer_token_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+    client_certificate_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+    client_key_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> AdminSecretRefArgs:
+        pair = (self.client_certificate_key, self.client_key_key)
+        if bool(self.bearer_token_key) == any(pair):
+            raise ValueError("set either bearerTokenKey, or clientCertificateKey and clientKeyKey")
+        if any(pair) and not all(pair):
+            raise ValueError("clientCertificateKey and clientKeyKey go together")
+        return self
+
+
+class AdminCredentialsArgs(Model):
+    """An administrator of the platform, for the calls beyond registering: a bearer JWT, or a
+    client certificate and key (PEM) for mTLS at the platform's gateway, given as values
+    (secret config, or Outputs from Python) or as a Secret to read. Always secret in state."""
+
+    bearer_token: StrInput | None = None
+    client_certificate: StrInput | None = None
+    client_key: StrInput | None = None
+    secret_ref: AdminSecretRefArgs | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AdminCredentialsArgs:
+        given = [v is not None for v in (self.bearer_token, self.client_certificate, self.client_key)]
+        if self.secret_ref is not None and any(given):
+            raise ValueError("set either secretRef or the credential values, not both")
+        if self.secret_ref is None:
+            if self.bearer_token is not None and any(given[1:]):
+                raise ValueError("set either bearerToken, or clientCertificate and clientKey")
+            if self.bearer_token is None and not all(given[1:]):
+                raise ValueError("set bearerToken, or clientCertificate and clientKey, or secretRef")
+        return self
+
+
+PLATFORM_UUID = r"^[A-Za-z0-9][-A-Za-z0-9]{0,63}$"
+
+
 class RegistrationArgs(Model):
     platform_url: StrInput
     name: Annotated[str, Field(min_length=1)]
@@ -352,9 +396,17 @@ class RegistrationArgs(Model):
     ca_bundle: str | None = None
     insecure_skip_tls_verify: bool = False
     route: Literal["auto", "direct", "apiServerProxy"] = "auto"
+    uuid: Annotated[str, Field(pattern=PLATFORM_UUID)] | None = None
+    """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
+    admin_credentials: AdminCredentialsArgs | None = None
+    approve: bool = False
+    deregister_on_destroy: bool = False
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:
+        for setting, wanted in (("approve", self.approve), ("deregisterOnDestroy", self.deregister_on_destroy)):
+            if wanted and self.admin_credentials is None:
+                raise ValueError(f"{setting}: true needs adminCredentials (only an administrator may do it)")
         if isinstance(self.platform_url, str):
             problem = url_problem(self.platform_url)
             if problem:

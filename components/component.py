@@ -46,6 +46,15 @@ def registration_route(
             route = choose_route(reg.route, platform_url)
         except RouteError as error:
             raise InvalidArgumentsError([str(error)], heading="registration cannot work") from None
+        if route == "apiServerProxy" and reg.admin_credentials is not None:
+            raise InvalidArgumentsError(
+                [
+                    "registration.adminCredentials need the direct route, but registration.route resolves to "
+                    "apiServerProxy: the API server's proxy takes the Authorization header for itself and cannot carry "
+                    "a client certificate to the platform's gateway"
+                ],
+                heading="registration cannot work",
+            )
         if route == "apiServerProxy" and not has_credentials(kubeconfig, kube_context):
             raise InvalidArgumentsError(
                 [
@@ -66,6 +75,17 @@ def registration_route(
 
         return reg.platform_url.apply(decide_later)
     return decide(reg.platform_url)
+
+
+def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReferences) -> dict[str, Any] | None:
+    """The administrator's credentials as the registration takes them (always made secret there)."""
+    if references.admin_credentials is not None:
+        return dict(references.admin_credentials)
+    given = reg.admin_credentials
+    if given is None:
+        return None
+    values = {"bearerToken": given.bearer_token, "clientCertificate": given.client_certificate, "clientKey": given.client_key}
+    return {key: value for key, value in values.items() if value is not None}
 
 
 def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:
@@ -210,6 +230,10 @@ class ConnectorComponent(pulumi.ComponentResource):
                 route=route or "direct",
                 kubeconfig=pulumi.Output.secret(kubeconfig) if kubeconfig and "\n" in kubeconfig else kubeconfig,
                 kube_context=kube_context,
+                adopt_uuid=reg.uuid,
+                admin_credentials=admin_credentials_input(reg, references),
+                approve=reg.approve,
+                deregister_on_destroy=reg.deregister_on_destroy,
                 opts=pulumi.ResourceOptions(parent=self, depends_on=[deployment]),
             )
         if route is not None:

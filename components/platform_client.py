@@ -184,7 +184,7 @@ class Answer:
     payload: Any
 
 
-def _now() -> str:
+def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
@@ -292,7 +292,7 @@ def _registered(payload: Any, what: str) -> Registered:
         raise RegistrationError(
             f"{what} failed: the platform answered an unknown status (expected one of {', '.join(PLATFORM_STATUSES)})"
         )
-    return Registered(uuid=uuid, status=status, registered_at=_now())
+    return Registered(uuid=uuid, status=status, registered_at=now_utc())
 
 
 class Duplicate(RegistrationError):

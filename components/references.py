@@ -103,6 +103,8 @@ class ResolvedReferences:
 
     read: list[ReferencedData] = field(default_factory=list)
     read_any_secret: bool = False
+    admin_credentials: dict[str, str] | None = None
+    """The registration's administrator credentials read from ``adminCredentials.secretRef``."""
     from_resources: list[tuple[Reference, pulumi.Output[Mapping[str, str]]]] = field(default_factory=list)
 
 
@@ -136,7 +138,47 @@ def resolve_references(args: ConnectorArgs, reader: ReferenceReader | NoCluster)
                 resolved.read_any_secret |= ref.kind == "secret"
     if missing:
         raise MissingReferencesError(missing)
+    resolved.admin_credentials = read_admin_credentials(args, reader)
     return resolved
+
+
+ADMIN_KEYS = (
+    ("bearer_token_key", "bearerToken"),
+    ("client_certificate_key", "clientCertificate"),
+    ("client_key_key", "clientKey"),
+)
+
+
+def read_admin_credentials(args: ConnectorArgs, reader: ReferenceReader | NoCluster) -> dict[str, str] | None:
+    """The values of ``registration.adminCredentials.secretRef``, read now like any reference."""
+    credentials = args.registration.admin_credentials if args.registration else None
+    ref_args = credentials.secret_ref if credentials else None
+    if ref_args is None:
+        return None
+    ref = Reference("secret", ref_args.name, args.namespace)
+    if isinstance(reader, NoCluster):
+        raise InvalidArgumentsError(
+            [f"registration.adminCredentials.secretRef: {ref.describe()} cannot be read without a cluster (render mode)"],
+            heading="referenced objects not found",
+        )
+    data = reader.read(ref)
+    if data is None:
+        raise MissingReferencesError([ref])
+    values, problems = {}, []
+    for attribute, field_name in ADMIN_KEYS:
+        key = getattr(ref_args, attribute)
+        if key is None:
+            continue
+        if key not in data:
+            problems.append(f'{ref.describe()} has no key "{key}" (registration.adminCredentials.secretRef)')
+            continue
+        try:
+            values[field_name] = base64.b64decode(data[key], validate=True).decode()
+        except ValueError:
+            problems.append(f'{ref.describe()}: key "{key}" is not base64-encoded text')
+    if problems:
+        raise InvalidArgumentsError(problems, heading="referenced objects not found")
+    return values
 
 
 def checksum_output(resolved: ResolvedReferences) -> pulumi.Output[str]:
