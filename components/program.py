@@ -63,9 +63,7 @@ def parse_connectors(raw: Any) -> list[ConnectorEntry]:
     for index, entry in entries:
         key = (entry.namespace, entry.name)
         if key in first_of:
-            problems.append(
-                f"{entry_label(index, entry)}: the name is taken in its namespace by connectors[{first_of[key]}]"
-            )
+            problems.append(f"{entry_label(index, entry)}: the name is taken in its namespace by connectors[{first_of[key]}]")
         else:
             first_of[key] = index
     if problems:

@@ -165,7 +165,9 @@ class RegistrationProvider(ResourceProvider):
                 f"registration {news.get('name')!r}: the platform cannot rename a connector or change its version in "
                 "place; it keeps the old name and version. To register anew: pulumi up --replace <urn of the registration>"
             )
-        return DiffResult(changes=bool(changed), replaces=replaces, stables=["uuid", "registered_at"], delete_before_replace=False)
+        return DiffResult(
+            changes=bool(changed), replaces=replaces, stables=["uuid", "registered_at"], delete_before_replace=False
+        )
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,

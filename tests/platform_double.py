@@ -1,16 +1,43 @@
-"""A stand-in for the platform's Core on 127.0.0.1: records registrations, answers from a script."""
+"""A stand-in for the platform's Core on 127.0.0.1: connector records with the Core's rules,
+every request and answer checked against its OpenAPI description.
+
+- ``POST /v2/connector/register`` needs no credentials (as on the real Core); 409 on a duplicate
+  name or a duplicate url+version; 200 with the record, status ``waitingForApproval``.
+- ``GET|PUT|DELETE /v2/connectors/{uuid}``, ``PATCH .../approve``, ``POST /v2/connectors/list``
+  and ``GET .../health`` need an administrator: ``Authorization: Bearer <ADMIN_TOKEN>`` (401
+  without, 403 with another token), or a client certificate verified by the TLS layer when the
+  stand-in serves HTTPS (as the Core's gateway does); 404 for an unknown uuid.
+- ``script`` holds answers for the next register calls (fault injection: 503, 400...).
+
+Anything the OpenAPI file does not allow (an unknown path or method, a body that breaks the
+request schema, an answer status or body the operation does not declare) is recorded in
+``violations``; the tests assert there are none.
+"""
 
 from __future__ import annotations
 
 import json
-import uuid
+import re
+import ssl
+import uuid as uuids
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
+import jsonschema
+import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
 from .http_answer import answer_json, serving
+
+OPENAPI_FILE = Path(__file__).parent / "data" / "core-connector-openapi.yaml"
+OPENAPI_URI = "https://platform.test/openapi.json"
+ADMIN_TOKEN = "platform-admin-jwt-test-token"
 
 
 @dataclass
@@ -20,37 +47,254 @@ class Answer:
 
 
 @dataclass
+class Record:
+    uuid: str
+    name: str
+    version: str
+    url: str
+    auth_type: str
+    auth_attributes: list[Any]
+    custom_attributes: list[Any]
+    status: str = "waitingForApproval"
+
+    def detail(self) -> dict[str, Any]:
+        return {
+            "uuid": self.uuid,
+            "name": self.name,
+            "version": self.version,
+            "url": self.url,
+            "status": self.status,
+            "authType": self.auth_type,
+            "functionGroups": [],
+            "interfaces": [],
+        }
+
+
+@cache
+def openapi() -> dict[str, Any]:
+    """The Core's OpenAPI description, with one deliberate change: an attribute in a request is
+    the contract's ``{name, content}`` with any JSON content, passed through unchanged (the
+    operator's documented shape, which this program sends), where the file describes the
+    Core's richer ``RequestAttribute`` (uuid, contentType, version)."""
+    document = yaml.safe_load(OPENAPI_FILE.read_text())
+    document["components"]["schemas"]["RequestAttribute"] = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "minLength": 1}, "content": {}},
+        "required": ["name"],
+    }
+    return document
+
+
+@cache
+def _registry() -> Registry:
+    return Registry().with_resource(OPENAPI_URI, Resource(contents=openapi(), specification=DRAFT202012))
+
+
+def schema_problems(schema: dict[str, Any], value: Any) -> list[str]:
+    wrapped = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://platform.test/x", **_rebased(schema)}
+    validator = jsonschema.Draft202012Validator(wrapped, registry=_registry())
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in validator.iter_errors(value)]
+
+
+def _rebased(schema: Any) -> Any:
+    """``#/components/...`` references pointed at the OpenAPI document's own URI."""
+    if isinstance(schema, dict):
+        return {k: (OPENAPI_URI + v if k == "$ref" and v.startswith("#") else _rebased(v)) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_rebased(v) for v in schema]
+    return schema
+
+
+def operation(method: str, path: str) -> tuple[str, dict[str, Any]] | None:
+    """The OpenAPI path template and operation a request matches, or None."""
+    for template, item in openapi()["paths"].items():
+        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
+        if re.match(pattern, path) and method.lower() in item:
+            return template, item[method.lower()]
+    return None
+
+
+def json_schema_of(content: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not content:
+        return None
+    media = content.get("application/json")
+    return media.get("schema") if media else None
+
+
+@dataclass
 class PlatformDouble:
     url: str
     requests: list[dict[str, Any]] = field(default_factory=list)
+    """Bodies of the register calls, in order."""
     paths: list[str] = field(default_factory=list)
+    """Paths of the register calls, in order."""
+    calls: list[tuple[str, str]] = field(default_factory=list)
+    """Every request as (method, path under /api)."""
     script: list[Answer] = field(default_factory=list)
-    """Answers for the next requests, in order; after it runs out, 200 with a fresh uuid."""
+    """Answers for the next register calls, in order, before the records are consulted."""
+    records: dict[str, Record] = field(default_factory=dict)
+    violations: list[str] = field(default_factory=list)
+    admin_cert_subjects: list[str] = field(default_factory=list)
 
-    def answer(self) -> Answer:
-        if self.script:
-            return self.script.pop(0)
-        return Answer(200, {"uuid": str(uuid.uuid4()), "name": "x", "status": "waitingForApproval"})
+    def count(self, method: str, template: str) -> int:
+        """How many requests matched the OpenAPI path ``template`` with ``method``."""
+        return sum(1 for m, p in self.calls if m == method and (found := operation(m, p)) and found[0] == template)
+
+    def add(self, name: str, url: str, version: str = "v2", status: str = "waitingForApproval") -> Record:
+        """A record as if registered earlier (by the operator, or before state was lost)."""
+        record = Record(str(uuids.uuid4()), name, version, url, "none", [], [], status)
+        self.records[record.uuid] = record
+        return record
+
+    def by_name(self, name: str) -> list[Record]:
+        return [r for r in self.records.values() if r.name == name]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    double: PlatformDouble
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        return json.loads(raw) if raw else None
+
+    def _answer(self, op: dict[str, Any] | None, status: int, body: Any = None) -> None:
+        double = self.double
+        if op is not None:
+            declared = op.get("responses", {})
+            if str(status) not in declared:
+                double.violations.append(f"{self.command} {self.path}: answered {status}, not declared")
+            else:
+                schema = json_schema_of(declared[str(status)].get("content"))
+                if schema is not None and body is not None:
+                    double.violations += [f"{self.command} {self.path} answer: {p}" for p in schema_problems(schema, body)]
+        answer_json(self, status, json.dumps(body).encode() if body is not None else b"")
+
+    def _admin(self, op: dict[str, Any]) -> bool:
+        """Answers 401/403 and returns False unless the caller is an administrator."""
+        peer = getattr(self.connection, "getpeercert", lambda: None)()
+        if peer:
+            subject = dict(part[0] for part in peer.get("subject", ()))
+            self.double.admin_cert_subjects.append(subject.get("commonName", ""))
+            return True
+        header = self.headers.get("Authorization")
+        if header is None:
+            self._answer(op, 401)
+            return False
+        if header != f"Bearer {ADMIN_TOKEN}":
+            self._answer(op, 403, {"statusCode": 403, "code": "FORBIDDEN", "message": "forbidden"})
+            return False
+        return True
+
+    def _handle(self) -> None:
+        double = self.double
+        if not self.path.startswith("/api/"):
+            double.violations.append(f"{self.command} {self.path}: not under /api")
+            answer_json(self, 404, b"")
+            return
+        path = self.path.removeprefix("/api")
+        body = self._body()
+        double.calls.append((self.command, path))
+        found = operation(self.command, path)
+        if found is None:
+            double.violations.append(f"{self.command} {path}: no such operation in the OpenAPI description")
+            answer_json(self, 404, b"")
+            return
+        template, op = found
+        request_schema = json_schema_of((op.get("requestBody") or {}).get("content"))
+        if request_schema is not None:
+            if body is None and (op.get("requestBody") or {}).get("required"):
+                double.violations.append(f"{self.command} {path}: required body missing")
+            elif body is not None:
+                double.violations += [f"{self.command} {path} request: {p}" for p in schema_problems(request_schema, body)]
+        uuid = path.split("/")[3] if template.startswith("/v2/connectors/{uuid}") else None
+        if template == "/v2/connector/register":
+            self._register(op, path, body)
+            return
+        if not self._admin(op):
+            return
+        if template == "/v2/connectors/list":
+            items = [r.detail() for r in double.records.values()]
+            self._answer(
+                op, 200, {"items": items, "itemsPerPage": 1000, "pageNumber": 1, "totalPages": 1, "totalItems": len(items)}
+            )
+            return
+        record = double.records.get(uuid or "")
+        if record is None:
+            self._answer(op, 404, {"message": "connector not found"})
+            return
+        if template == "/v2/connectors/{uuid}" and self.command == "GET":
+            self._answer(op, 200, record.detail())
+        elif template == "/v2/connectors/{uuid}" and self.command == "PUT":
+            clash = [
+                r
+                for r in double.records.values()
+                if r.uuid != record.uuid and (r.url, r.version) == (body["url"], record.version)
+            ]
+            if clash:
+                self._answer(op, 400, {"message": "duplicate url"})
+                return
+            record.url, record.auth_type = body["url"], body["authType"]
+            record.auth_attributes, record.custom_attributes = body.get("authAttributes") or [], body["customAttributes"]
+            self._answer(op, 200, record.detail())
+        elif template == "/v2/connectors/{uuid}" and self.command == "DELETE":
+            del double.records[record.uuid]
+            self._answer(op, 204)
+        elif template == "/v2/connectors/{uuid}/approve":
+            record.status = "connected"
+            self._answer(op, 204)
+        elif template == "/v2/connectors/{uuid}/health":
+            self._answer(op, 200, {"status": "ok"})
+        else:
+            double.violations.append(f"{self.command} {path}: not served by the stand-in")
+            answer_json(self, 501, b"")
+
+    def _register(self, op: dict[str, Any], path: str, body: Any) -> None:
+        double = self.double
+        double.paths.append("/api" + path)
+        double.requests.append(body)
+        if double.script:
+            answer = double.script.pop(0)
+            answer_json(self, answer.status, json.dumps(answer.body).encode() if answer.body is not None else b"")
+            return
+        if not isinstance(body, dict) or not {"name", "url", "version", "authType"} <= set(body):
+            self._answer(op, 400, {"message": "bad request"})
+            return
+        duplicate = any(
+            r.name == body["name"] or (r.url, r.version) == (body["url"], body["version"]) for r in double.records.values()
+        )
+        if duplicate:
+            # The Core answers 409 {"message"}; the OpenAPI file leaves it undeclared (see SOURCES facts).
+            answer_json(self, 409, json.dumps({"message": "connector already exists"}).encode())
+            return
+        record = Record(
+            str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
+            body.get("authAttributes") or [], body.get("customAttributes") or [],
+        )  # fmt: skip
+        double.records[record.uuid] = record
+        self._answer(op, 200, record.detail())
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 
 
 @contextmanager
-def platform_double() -> Iterator[PlatformDouble]:
-    holder: dict[str, PlatformDouble] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            double = holder["double"]
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length)
-            double.paths.append(self.path)
-            double.requests.append(json.loads(raw or b"null"))
-            answer = double.answer()
-            answer_json(self, answer.status, json.dumps(answer.body).encode() if answer.body is not None else b"")
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    holder["double"] = PlatformDouble(url=f"http://127.0.0.1:{server.server_address[1]}/api")
+def platform_double(tls: Any = None) -> Iterator[PlatformDouble]:
+    """Serves the stand-in on 127.0.0.1; ``tls`` (``tests.apiserver_standin.Certificates``) makes
+    it HTTPS with client certificates signed by that CA accepted as administrators."""
+    handler = type("Handler", (_Handler,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    scheme = "http"
+    if tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(tls.server_cert, tls.server_key)
+        context.load_verify_locations(tls.ca)
+        context.verify_mode = ssl.CERT_OPTIONAL
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        scheme = "https"
+    double = PlatformDouble(url=f"{scheme}://127.0.0.1:{server.server_address[1]}/api")
+    handler.double = double
     with serving(server):
-        yield holder["double"]
+        yield double

@@ -109,12 +109,28 @@ def problem_at(path: str, *entries: dict[str, Any]) -> str:
         ({"replicas": 2147483648}, "connectors[0].spec.replicas", "2147483647"),
         ({"replicas": True}, "connectors[0].spec.replicas", "valid integer"),
         ({"replicas": "3"}, "connectors[0].spec.replicas", "valid integer"),
-        ({"probes": {"liveness": {"path": "/h", "failureThreshold": 10**30}}}, "connectors[0].spec.probes.liveness.failureThreshold", "2147483647"),
-        ({"lifecycle": {"terminationGracePeriodSeconds": 2**64}}, "connectors[0].spec.lifecycle.terminationGracePeriodSeconds", "less than"),
-        ({"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 2**40}}}, "connectors[0].spec.strategy.rollingUpdate.maxSurge", "2147483647"),
+        (
+            {"probes": {"liveness": {"path": "/h", "failureThreshold": 10**30}}},
+            "connectors[0].spec.probes.liveness.failureThreshold",
+            "2147483647",
+        ),
+        (
+            {"lifecycle": {"terminationGracePeriodSeconds": 2**64}},
+            "connectors[0].spec.lifecycle.terminationGracePeriodSeconds",
+            "less than",
+        ),
+        (
+            {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 2**40}}},
+            "connectors[0].spec.strategy.rollingUpdate.maxSurge",
+            "2147483647",
+        ),
         ({"affinity": nested(300)}, "connectors[0].spec.affinity", "nested more than 32 levels"),
         ({"tolerations": [nested(300)]}, "connectors[0].spec.tolerations[0]", "nested more than 32 levels"),
-        ({"initContainers": [{"name": "i", "image": "x", "args": [nested(300)]}]}, "connectors[0].spec.initContainers[0]", "nested"),
+        (
+            {"initContainers": [{"name": "i", "image": "x", "args": [nested(300)]}]},
+            "connectors[0].spec.initContainers[0]",
+            "nested",
+        ),
         ({"sidecars": [{"name": "s", "image": "x", "env": [nested(300)]}]}, "connectors[0].spec.sidecars[0]", "nested"),
         ({"tolerations": [{"operator": "Maybe"}]}, "connectors[0].spec.tolerations[0].operator", "'Exists', 'Equal'"),
         ({"tolerations": [{"effect": "Sometimes"}]}, "connectors[0].spec.tolerations[0].effect", "'NoSchedule'"),
@@ -123,16 +139,47 @@ def problem_at(path: str, *entries: dict[str, Any]) -> str:
         ({"resources": {"limits": {"cpu": "500m"}, "request": {}}}, "connectors[0].spec.resources.request", "unknown field"),
         ({"affinity": {"nodeAfinity": {}}}, "connectors[0].spec.affinity.nodeAfinity", "unknown field"),
         (
-            {"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "Near"}]}]}}}},
+            {
+                "affinity": {
+                    "nodeAffinity": {
+                        "requiredDuringSchedulingIgnoredDuringExecution": {
+                            "nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "Near"}]}]
+                        }
+                    }
+                }
+            },
             "connectors[0].spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator",
             "'In'",
         ),
-        ({"sidecars": [{"name": "s", "image": "x", "imagePullPolicy": "Often"}]}, "connectors[0].spec.sidecars[0].imagePullPolicy", "'Always'"),
-        ({"sidecars": [{"name": "s", "image": "x", "ports": [{"containerPort": 2**40}]}]}, "connectors[0].spec.sidecars[0].ports[0].containerPort", "int32"),
-        ({"sidecars": [{"name": "s", "image": "x", "resources": {"limits": {"memory": "much"}}}]}, "connectors[0].spec.sidecars[0].resources.limits.memory", "quantity"),
-        ({"volumes": [{"name": "v", "mountPath": "/v", "emptyDir": {"sizeLimit": "big"}}]}, "connectors[0].spec.volumes[0].emptyDir.sizeLimit", "pattern"),
         (
-            {"registration": {"platformUrl": "https://p/api", "name": "n", "authType": "none", "customAttributes": [{"name": "c", "content": nested(300)}]}},
+            {"sidecars": [{"name": "s", "image": "x", "imagePullPolicy": "Often"}]},
+            "connectors[0].spec.sidecars[0].imagePullPolicy",
+            "'Always'",
+        ),
+        (
+            {"sidecars": [{"name": "s", "image": "x", "ports": [{"containerPort": 2**40}]}]},
+            "connectors[0].spec.sidecars[0].ports[0].containerPort",
+            "int32",
+        ),
+        (
+            {"sidecars": [{"name": "s", "image": "x", "resources": {"limits": {"memory": "much"}}}]},
+            "connectors[0].spec.sidecars[0].resources.limits.memory",
+            "quantity",
+        ),
+        (
+            {"volumes": [{"name": "v", "mountPath": "/v", "emptyDir": {"sizeLimit": "big"}}]},
+            "connectors[0].spec.volumes[0].emptyDir.sizeLimit",
+            "pattern",
+        ),
+        (
+            {
+                "registration": {
+                    "platformUrl": "https://p/api",
+                    "name": "n",
+                    "authType": "none",
+                    "customAttributes": [{"name": "c", "content": nested(300)}],
+                }
+            },
             "connectors[0].spec.registration.customAttributes[0].content",
             "nested more than 32 levels",
         ),
@@ -142,7 +189,10 @@ def test_each_class_of_bad_input_is_a_named_problem(spec, path, rule):
     assert rule in problem_at(path, entry(**spec))
 
 
-@pytest.mark.parametrize("url", ["http://core.ilm.svc.cluster.local:99999/api", "http://core.ilm.svc:abc/api", "http://[::1", "ftp://core/api", "https://"])
+@pytest.mark.parametrize(
+    "url",
+    ["http://core.ilm.svc.cluster.local:99999/api", "http://core.ilm.svc:abc/api", "http://[::1", "ftp://core/api", "https://"],
+)
 @pytest.mark.parametrize("route", ["auto", "direct", "apiServerProxy"])
 def test_a_broken_platform_url_is_refused_on_every_route_and_in_render_mode(url, route, ambient_kubeconfig):
     registration = {"platformUrl": url, "name": "n", "authType": "none", "route": route}
@@ -175,7 +225,7 @@ def test_an_output_platform_url_that_is_broken_fails_naming_the_connector():
     assert failures and "connector late" in failures[0] and "registration.platformUrl" in failures[0]
 
 
-@pytest.mark.parametrize("raw", ["{}", '""', "0", "false", '"abc"', "{\"name\": \"x\"}", "abc"])
+@pytest.mark.parametrize("raw", ["{}", '""', "0", "false", '"abc"', '{"name": "x"}', "abc"])
 def test_connectors_of_the_wrong_type_is_an_error(raw):
     with pytest.raises(InvalidArgumentsError, match=r"connectors: must be a list of connectors \(got "):
         run(lambda: connectors_program(), {"connectors": raw, "renderDirectory": "/tmp/unused"})

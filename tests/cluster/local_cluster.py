@@ -199,7 +199,10 @@ def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
                         "clusters": [
                             {
                                 "name": "local",
-                                "cluster": {"server": server, "certificate-authority-data": base64.b64encode(ca.read_bytes()).decode()},
+                                "cluster": {
+                                    "server": server,
+                                    "certificate-authority-data": base64.b64encode(ca.read_bytes()).decode(),
+                                },
                             }
                         ],
                         "users": [{"name": "admin", "user": user}],
