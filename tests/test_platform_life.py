@@ -198,3 +198,115 @@ def test_admin_by_client_certificate_through_the_gateways_tls(tmp_path):
         assert double.admin_cert_subjects and all(s == "standin-admin" for s in double.admin_cert_subjects)
         assert double.violations == []
     assert not any(p.name.startswith("platform-admin-") for p in tmp_path.iterdir())
+
+
+# Where the administrator's credentials come from, under Pulumi mocks.
+def registered_admin(
+    secret_data: dict[str, str] | None, admin: dict[str, Any], route: str = "direct", platform_url: str = "http://127.0.0.1:9/api"
+) -> Any:
+    import base64
+
+    from components.program import connectors_program
+
+    from .mocks import StaticReader, run
+
+    entry = {
+        "name": "x509",
+        "namespace": "ilm",
+        "spec": {
+            "image": {"repository": "r", "tag": "1"},
+            "registration": {
+                "platformUrl": platform_url,
+                "name": "X.509",
+                "authType": "none",
+                "route": route,
+                "adminCredentials": admin,
+            },
+        },
+    }
+    objects = {}
+    if secret_data is not None:
+        objects[("secret", "ilm", "platform-admin")] = {k: base64.b64encode(v.encode()).decode() for k, v in secret_data.items()}
+    mocks = run(lambda: connectors_program(StaticReader(objects)), {"connectors": [entry]})
+    (found,) = mocks.of_type("pulumi-python:dynamic/connectors:Registration")
+    return found
+
+
+def test_admin_credentials_from_a_secret_are_read_and_kept_secret():
+    found = registered_admin({"jwt": "token-from-the-secret"}, {"secretRef": {"name": "platform-admin", "bearerTokenKey": "jwt"}})
+    assert found.inputs["admin_credentials"] == {"bearerToken": "token-from-the-secret"}
+    assert "admin_credentials" in found.secret_paths
+
+
+def test_admin_credentials_given_as_values_are_secret_too():
+    found = registered_admin(None, {"clientCertificate": "PEM-CERT", "clientKey": "PEM-KEY"})
+    assert found.inputs["admin_credentials"] == {"clientCertificate": "PEM-CERT", "clientKey": "PEM-KEY"}
+    assert "admin_credentials" in found.secret_paths
+
+
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (None, 'Secret "platform-admin" not found in namespace "ilm"'),
+        ({"other": "x"}, 'Secret "platform-admin" in namespace "ilm" has no key "jwt"'),
+    ],
+)
+def test_a_missing_admin_secret_or_key_stops_before_anything_exists(data, fragment):
+    from components import InvalidArgumentsError
+
+    with pytest.raises(InvalidArgumentsError) as caught:
+        registered_admin(data, {"secretRef": {"name": "platform-admin", "bearerTokenKey": "jwt"}})
+    assert fragment in str(caught.value) and "connectors[0] (x509)" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("admin", "fragment"),
+    [
+        (
+            {"bearerToken": "t", "clientCertificate": "c", "clientKey": "k"},
+            "set either bearerToken, or clientCertificate and clientKey",
+        ),
+        ({"clientCertificate": "c"}, "set bearerToken, or clientCertificate and clientKey, or secretRef"),
+        ({"secretRef": {"name": "s"}}, "set either bearerTokenKey, or clientCertificateKey and clientKeyKey"),
+        ({"bearerToken": "t", "secretRef": {"name": "s", "bearerTokenKey": "k"}}, "either secretRef or the credential values"),
+    ],
+)
+def test_admin_credentials_take_one_clear_shape(admin, fragment):
+    from components import InvalidArgumentsError
+    from components.program import parse_connectors
+
+    entry = {
+        "name": "x",
+        "namespace": "ilm",
+        "spec": {
+            "image": {"repository": "r", "tag": "1"},
+            "registration": {"platformUrl": "http://p/api", "name": "n", "authType": "none", "adminCredentials": admin},
+        },
+    }
+    with pytest.raises(InvalidArgumentsError) as caught:
+        parse_connectors([entry])
+    assert fragment in str(caught.value) and "t" not in [p.split(": ")[-1] for p in caught.value.problems]
+
+
+@pytest.mark.parametrize("setting", ["approve", "deregisterOnDestroy"])
+def test_approve_and_deregister_need_admin_credentials(setting):
+    from components import InvalidArgumentsError
+    from components.program import parse_connectors
+
+    entry = {
+        "name": "x",
+        "namespace": "ilm",
+        "spec": {
+            "image": {"repository": "r", "tag": "1"},
+            "registration": {"platformUrl": "http://p/api", "name": "n", "authType": "none", setting: True},
+        },
+    }
+    with pytest.raises(InvalidArgumentsError, match=f"{setting}: true needs adminCredentials"):
+        parse_connectors([entry])
+
+
+def test_admin_credentials_on_the_api_server_proxy_route_are_refused(ambient_kubeconfig):
+    from components import InvalidArgumentsError
+
+    with pytest.raises(InvalidArgumentsError, match="adminCredentials need the direct route"):
+        registered_admin(None, {"bearerToken": "t"}, "apiServerProxy", "http://core.ilm.svc.cluster.local:8080/api")
