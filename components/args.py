@@ -465,12 +465,19 @@ class ConnectorSpec(Model):
         return self
 
 
+FROM_OPERATOR = """Take over a connector the reference operator runs today without a pod restart: the
+pod template is rendered exactly as the operator renders it (its managed-by value on the pods,
+its container security contexts, no default anti-affinity), so the running ReplicaSet is kept.
+Every object becomes the program's. Turning it off later rolls the pods once."""
+
+
 class ConnectorArgs(ConnectorSpec):
     """Everything a ``ConnectorComponent`` needs: identity plus the spec, flattened."""
 
     name: DnsLabel
     namespace: DnsLabel = "default"
     labels: Labels = {}
+    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
 
 
 class ConnectorEntry(Model):
@@ -479,9 +486,9 @@ class ConnectorEntry(Model):
     name: DnsLabel
     namespace: DnsLabel
     labels: Labels = {}
+    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
     spec: ConnectorSpec
 
     def to_args(self) -> ConnectorArgs:
-        return ConnectorArgs.model_validate(
-            {**dict(self.spec), "name": self.name, "namespace": self.namespace, "labels": self.labels}
-        )
+        identity = {"name": self.name, "namespace": self.namespace, "labels": self.labels, "from_operator": self.from_operator}
+        return ConnectorArgs.model_validate({**dict(self.spec), **identity})

@@ -90,7 +90,8 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
 
 def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata with the Kubernetes provider's ``patchForce``: the program's values win a
-    server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``."""
+    server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``, and
+    objects another tool wrote (the operator's, when taking over) become the program's."""
     return {**metadata, "annotations": {**metadata.get("annotations", {}), "pulumi.com/patchForce": "true"}}
 
 
@@ -150,9 +151,13 @@ class ConnectorComponent(pulumi.ComponentResource):
         checksum = checksum_output(references)
 
         def part(kind: str, key: str) -> Any:
-            if isinstance(rendered, RenderedConnector):
-                return getattr(rendered, kind)[key]
-            return rendered.apply(lambda r: getattr(r, kind)[key])
+            """One field of one rendered object; every object's metadata carries ``patchForce``."""
+
+            def pick(r: RenderedConnector) -> Any:
+                value = getattr(r, kind)[key]
+                return owned_by_the_program(value) if key == "metadata" else value
+
+            return pick(rendered) if isinstance(rendered, RenderedConnector) else rendered.apply(pick)
 
         def deployment_spec(r: RenderedConnector) -> dict[str, Any]:
             # The checksum is the one value derived from referenced Secrets: stamped as a nested
@@ -166,11 +171,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         )
         deployment = k8s.apps.v1.Deployment(
             name,
-            metadata=(
-                owned_by_the_program(rendered.deployment["metadata"])
-                if isinstance(rendered, RenderedConnector)
-                else rendered.apply(lambda r: owned_by_the_program(r.deployment["metadata"]))
-            ),
+            metadata=part("deployment", "metadata"),
             spec=deployment_spec(rendered) if isinstance(rendered, RenderedConnector) else rendered.apply(deployment_spec),
             opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
         )

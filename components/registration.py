@@ -282,7 +282,14 @@ class Registration(Resource, module="connectors", name="Registration"):
             **{key: None for key in OUTPUTS},
         }
         opts = pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(aliases=self.aliases(), additional_secret_outputs=["admin_credentials"])
+            opts,
+            pulumi.ResourceOptions(
+                aliases=self.aliases(),
+                additional_secret_outputs=["admin_credentials"],
+                # The platform holds one record per name and url+version: the old one must go
+                # (when de-registering is allowed) before its replacement registers.
+                delete_before_replace=True,
+            ),
         )
         super().__init__(RegistrationProvider(), resource_name, props, opts)
 

@@ -23,6 +23,7 @@ import uuid as uuids
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -128,6 +129,8 @@ class PlatformDouble:
     """Bodies of the register calls, in order."""
     paths: list[str] = field(default_factory=list)
     """Paths of the register calls, in order."""
+    register_times: list[datetime] = field(default_factory=list)
+    """When each register call arrived (UTC)."""
     calls: list[tuple[str, str]] = field(default_factory=list)
     """Every request as (method, path under /api)."""
     script: list[Answer] = field(default_factory=list)
@@ -254,6 +257,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _register(self, op: dict[str, Any], path: str, body: Any) -> None:
         double = self.double
+        double.register_times.append(datetime.now(UTC))
         double.paths.append("/api" + path)
         double.requests.append(body)
         if double.script:

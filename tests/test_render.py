@@ -308,3 +308,29 @@ def test_scheduling_and_image_fields_pass_through(minimal):
     assert pod(r)["terminationGracePeriodSeconds"] == 60
     assert main(r)["command"] == ["/bin/c"] and main(r)["args"] == ["--x"] and main(r)["imagePullPolicy"] == "Always"
     assert main(r)["resources"] == {"limits": {"cpu": "1"}}
+
+
+def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKSUM) -> dict[str, dict[str, Any]]:
+    """The reference operator's rendering of its `full` sample (tests/data), by kind."""
+    import yaml
+
+    from .conftest import DATA
+
+    text = (DATA / "operator-full-objects.yaml").read_text().replace("NAMESPACE", namespace).replace("CHECKSUM", checksum)
+    return {o["kind"]: o for o in yaml.safe_load_all(text)}
+
+
+def test_from_operator_renders_the_operators_pod_template_exactly():
+    from components.args import ConnectorEntry
+
+    from .conftest import stack_connectors
+
+    (raw,) = stack_connectors("full")
+    taken_over = render_connector(ConnectorEntry.model_validate({**raw, "fromOperator": True}).to_args())
+    assert taken_over.deployment["spec"]["template"] == operator_objects()["Deployment"]["spec"]["template"]
+    ours = render_connector(ConnectorEntry.model_validate(raw).to_args())
+    assert ours.deployment["spec"]["template"] != operator_objects()["Deployment"]["spec"]["template"]
+    for kind in ("Service", "PodDisruptionBudget", "NetworkPolicy"):
+        obj = next(o for o in taken_over.objects() if o["kind"] == kind)
+        assert obj["spec"] == operator_objects()[kind]["spec"], kind
+    assert taken_over.deployment["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "pulumi-connector"

@@ -8,7 +8,7 @@ from typing import Any
 from ..args import ConnectorArgs, ImageArgs, ProbeArgs, StrategyArgs, is_zero
 from ..checksum import EMPTY_CHECKSUM
 from .ingress import render_ingress
-from .meta import CHECKSUM_ANNOTATION, labels, merged, selector_labels
+from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
 from .network_policy import render_network_policy
 from .pod_disruption_budget import render_pod_disruption_budget
 from .refs import project_refs
@@ -114,7 +114,7 @@ def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSU
     projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
     env = [{"name": e.name, "value": e.value} if e.value is not None else {"name": e.name} for e in args.env]
     affinity = args.affinity
-    if affinity is None and args.replicas > 1:
+    if affinity is None and args.replicas > 1 and not args.from_operator:
         affinity = spread_over_nodes(selector)
     return Workload(
         name=args.name,
@@ -149,6 +149,8 @@ def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSU
         sidecars=list(args.sidecars),
         service_account_name=args.service_account.name,
         termination_grace_period_seconds=args.lifecycle.termination_grace_period_seconds,
+        template_labels=labels(args.name, managed_by=OPERATOR_MANAGED_BY) if args.from_operator else None,
+        operator_hardening=args.from_operator,
     )
 
 

@@ -9,6 +9,8 @@ COMPONENT_LABEL = "app.kubernetes.io/component"
 MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
 CONNECTOR_LABEL = "otilm.com/connector"
 MANAGED_BY = "pulumi-connector"
+OPERATOR_MANAGED_BY = "ilm-operator"
+"""The reference operator's value, kept on the pod template of a connector taken over from it."""
 CHECKSUM_ANNOTATION = "otilm.com/config-checksum"
 
 
@@ -17,8 +19,8 @@ def selector_labels(name: str, component: str = "connector") -> dict[str, str]:
     return {NAME_LABEL: name, COMPONENT_LABEL: component, CONNECTOR_LABEL: name}
 
 
-def labels(name: str, component: str = "connector") -> dict[str, str]:
-    return {**selector_labels(name, component), MANAGED_BY_LABEL: MANAGED_BY}
+def labels(name: str, component: str = "connector", managed_by: str = MANAGED_BY) -> dict[str, str]:
+    return {**selector_labels(name, component), MANAGED_BY_LABEL: managed_by}
 
 
 def object_meta(

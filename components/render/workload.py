@@ -60,6 +60,10 @@ class Workload:
     sidecars: list[Obj] = field(default_factory=list)
     service_account_name: str | None = None
     termination_grace_period_seconds: int | None = None
+    template_labels: dict[str, str] | None = None
+    """The pod template's own labels when they differ from the objects' (``labels``)."""
+    operator_hardening: bool = False
+    """Harden containers exactly as the reference operator writes it (see ``harden_container``)."""
 
 
 def restricted_security_context() -> Obj:
@@ -73,11 +77,18 @@ def restricted_security_context() -> Obj:
     }
 
 
-def harden_container(container: Obj) -> Obj:
-    """A copy of ``container`` with the restricted fields forced and its other settings kept."""
+def harden_container(container: Obj, as_the_operator: bool = False) -> Obj:
+    """A copy of ``container`` with the restricted fields forced and its other settings kept.
+
+    ``as_the_operator``: byte for byte what the reference operator writes, so that a pod
+    template it rendered is rendered again unchanged: a container without a security context
+    gets the restricted fields without ``privileged`` (the operator leaves it unset there)."""
     hardened = copy.deepcopy(container)
-    context = dict(hardened.get("securityContext") or {})
+    given = hardened.get("securityContext")
+    context = dict(given or {})
     context.update(restricted_security_context())
+    if as_the_operator and not given:
+        del context["privileged"]
     hardened["securityContext"] = context
     return hardened
 
@@ -115,7 +126,7 @@ def render_main_container(w: Workload) -> Obj:
         "startupProbe": render_probe(w.startup, w.port),
     }
     container.update({key: value for key, value in optional.items() if value})
-    container = harden_container(container)
+    container = harden_container(container, w.operator_hardening)
     container["securityContext"]["readOnlyRootFilesystem"] = w.read_only_root_filesystem
     return container
 
@@ -127,11 +138,11 @@ def render_pod_template(w: Workload) -> Obj:
     spec: Obj = {
         "serviceAccountName": w.service_account_name or w.name,
         "securityContext": pod_security,
-        "containers": [render_main_container(w)] + [harden_container(c) for c in w.sidecars],
+        "containers": [render_main_container(w)] + [harden_container(c, w.operator_hardening) for c in w.sidecars],
     }
     optional = {
         "imagePullSecrets": [{"name": s} for s in w.pull_secrets],
-        "initContainers": [harden_container(c) for c in w.init_containers],
+        "initContainers": [harden_container(c, w.operator_hardening) for c in w.init_containers],
         "volumes": w.volumes,
         "nodeSelector": w.node_selector,
         "tolerations": w.tolerations,
@@ -140,7 +151,7 @@ def render_pod_template(w: Workload) -> Obj:
     spec.update({key: value for key, value in optional.items() if value})
     if w.termination_grace_period_seconds is not None:
         spec["terminationGracePeriodSeconds"] = w.termination_grace_period_seconds
-    metadata: Obj = {"labels": merged(w.pod_labels, w.labels)}
+    metadata: Obj = {"labels": merged(w.pod_labels, w.template_labels or w.labels)}
     if w.pod_annotations:
         metadata["annotations"] = dict(w.pod_annotations)
     return {"metadata": metadata, "spec": spec}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import copy
-import datetime
 import json
 import os
 import pathlib
@@ -80,14 +79,7 @@ def test_registration_after_ready_exactly_once(cluster, make_stack):
     ns = namespace(cluster, f"reg-{uuid.uuid4().hex[:6]}")
     connectors = with_namespace(stack_connectors("with-registration"), ns)
     with platform_double() as double:
-        times: list[datetime.datetime] = []
-        original = double.answer
-
-        def timed_answer():
-            times.append(datetime.datetime.now(datetime.UTC))
-            return original()
-
-        double.answer = timed_answer  # type: ignore[method-assign]
+        times = double.register_times
         connectors[0]["spec"]["registration"]["platformUrl"] = double.url
         stack = make_stack(connectors, name="cluster-registration", kubeconfig=str(cluster.kubeconfig))
         stack.up()
