@@ -83,9 +83,10 @@ PR_SET_PDEATHSIG = 1
 
 def _own_session_dying_with_us() -> None:
     """In the child before exec: its own session (a Ctrl-C in the terminal is ours to handle),
-    and SIGTERM from the kernel if the process that started it dies, even by SIGKILL."""
+    and SIGKILL from the kernel if the process that started it dies, even by SIGKILL (a
+    kube-apiserver sent SIGTERM with its etcd gone can wait for a long time)."""
     os.setsid()
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 @contextlib.contextmanager
