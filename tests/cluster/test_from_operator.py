@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import ssl
 import uuid as uuids
 from typing import Any
 
@@ -37,7 +38,7 @@ def apply_as_the_operator(cluster, obj: dict[str, Any]) -> None:
         f"{cluster.server}{path}?fieldManager=ilm-operator&force=true",
         content=json.dumps(obj),
         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/apply-patch+yaml"},
-        verify=str(cluster.ca),
+        verify=ssl.create_default_context(cafile=str(cluster.ca)),
     )
     assert answer.status_code in (200, 201), answer.text
 
