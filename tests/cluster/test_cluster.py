@@ -264,7 +264,10 @@ def platform_in_a_network_namespace(pod_ip: str, log: pathlib.Path) -> Iterator[
 POD_GATEWAY = "10.244.0.254"
 
 
-@pytest.mark.parametrize("credential", ["token", "client-certificate"])
+ADMIN_JWT = "platform-admin-jwt-through-the-proxy"
+
+
+@pytest.mark.parametrize("credential", ["token", "client-certificate", "client-certificate-with-platform-admin"])
 def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp_path, credential):
     ns = namespace(cluster, f"route-{uuid.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())
@@ -304,12 +307,21 @@ def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp
     spec["registration"].update(
         platformUrl=f"http://core.{ns}.svc.cluster.local:8080/api", route="apiServerProxy", deadlineSeconds=60
     )
+    admin = credential.endswith("with-platform-admin")
+    if admin:
+        spec["registration"].update(adminCredentials={"bearerToken": ADMIN_JWT}, approve=True)
     with platform_in_a_network_namespace(pod_ip, log):
         kubeconfig = cluster.kubeconfig if credential == "token" else cluster.client_cert_kubeconfig
         stack = make_stack(connectors, name=f"cluster-route-{credential}", kubeconfig=str(kubeconfig))
         stack.up()
         stack.up()
     requests = [json.loads(line) for line in log.read_text().splitlines()]
+    if admin:
+        # The platform's bearer token reaches it through the API server (which authenticated
+        # the caller by client certificate), for the approval as for the registration.
+        assert [(r["method"], r["path"].rsplit("/", 1)[-1]) for r in requests] == [("POST", "register"), ("PATCH", "approve")]
+        assert all(r["authorization"] == f"Bearer {ADMIN_JWT}" for r in requests)
+        requests = requests[:1]
     assert [r["path"] for r in requests] == ["/api/v2/connector/register"]
     assert requests[0]["body"]["url"] == f"http://otpki-connector.{ns}.svc.cluster.local:8080"
     assert requests[0]["body"]["customAttributes"] == spec["registration"]["customAttributes"]
