@@ -55,9 +55,7 @@ def registration_route(
                 heading="registration cannot work",
             )
         if route == "apiServerProxy" and reg.admin_credentials is not None:
-            problem = admin_through_the_proxy_problem(reg, kubeconfig, kube_context)
-            if problem:
-                raise InvalidArgumentsError([problem], heading="registration cannot work")
+            raise InvalidArgumentsError([ADMIN_NEEDS_DIRECT], heading="registration cannot work")
         return route
 
     if isinstance(reg.platform_url, pulumi.Output):
@@ -72,31 +70,10 @@ def registration_route(
     return decide(reg.platform_url)
 
 
-def admin_through_the_proxy_problem(reg: RegistrationArgs, kubeconfig: str | None, kube_context: str | None) -> str | None:
-    """Why the administrator's credentials cannot travel through the API server's proxy, or None.
-
-    The proxy forwards the request's headers to the platform, but not a TLS client certificate
-    (the API server makes its own connection), and it removes an ``Authorization`` header it
-    authenticated the caller with. So only a bearer token reaches the platform, and only when
-    the cluster credentials are a client certificate."""
-    from .cluster_access import load_access
-
-    admin = reg.admin_credentials
-    assert admin is not None
-    by_certificate = admin.client_certificate is not None or (
-        admin.secret_ref is not None and admin.secret_ref.client_certificate_key is not None
-    )
-    if by_certificate:
-        return (
-            "registration.adminCredentials: a client certificate cannot reach the platform's gateway through "
-            "registration.route apiServerProxy (the API server makes its own connection); use a bearerToken, or route direct"
-        )
-    if load_access(kubeconfig, kube_context).authorization is not None:
-        return (
-            "registration.adminCredentials.bearerToken through registration.route apiServerProxy needs cluster "
-            "credentials by client certificate: the API server takes the Authorization header for its own token"
-        )
-    return None
+ADMIN_NEEDS_DIRECT = (
+    "registration.adminCredentials need registration.route direct: the API server's service proxy (apiServerProxy) "
+    "forwards neither an Authorization header nor a client certificate to the platform"
+)
 
 
 def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReferences) -> dict[str, Any] | None:

@@ -188,9 +188,7 @@ def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-PROXY_ADMIN_REFUSED = (
-    "administrator calls through the API server's proxy need a bearer token and cluster credentials by client certificate"
-)
+PROXY_ADMIN_REFUSED = "administrator calls cannot go through the API server's proxy: it forwards no credentials to the platform"
 
 
 @contextmanager
@@ -203,11 +201,11 @@ def _client(destination: Destination, timeout_seconds: float) -> Iterator[httpx.
     admin = destination.admin
     with tempfile.TemporaryDirectory(prefix="platform-admin-") as folder:
         if admin is not None and admin.bearer_token:
-            if "Authorization" in headers:
+            if destination.refusal_suffix:
                 raise RegistrationError(PROXY_ADMIN_REFUSED)
             headers["Authorization"] = f"Bearer {admin.bearer_token}"
         elif admin is not None and admin.client_certificate and admin.client_key:
-            if cert is not None:
+            if destination.refusal_suffix:
                 raise RegistrationError(PROXY_ADMIN_REFUSED)
             cert_path, key_path = os.path.join(folder, "admin.crt"), os.path.join(folder, "admin.key")
             for path, text in ((cert_path, admin.client_certificate), (key_path, admin.client_key)):

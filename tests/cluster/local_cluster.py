@@ -214,7 +214,13 @@ def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
                 )
             )
         headers = {"Authorization": f"Bearer {TOKEN}"}
-        _wait(lambda: httpx.get(f"{server}/readyz", headers=headers, verify=ssl.create_default_context(cafile=str(ca))).status_code == 200, "kube-apiserver")
+        _wait(
+            lambda: (
+                httpx.get(f"{server}/readyz", headers=headers, verify=ssl.create_default_context(cafile=str(ca))).status_code
+                == 200
+            ),
+            "kube-apiserver",
+        )
         start(
             "kube-controller-manager",
             "--kubeconfig", str(kubeconfig),
@@ -242,14 +248,23 @@ def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "metadata": {"name": NODE, "annotations": {"kwok.x-k8s.io/node": "fake"}, "labels": {"kubernetes.io/hostname": NODE}},
         }
         _wait(
-            lambda: httpx.post(f"{server}/api/v1/nodes", json=node, headers=headers, verify=ssl.create_default_context(cafile=str(ca))).status_code in (201, 409),
+            lambda: (
+                httpx.post(
+                    f"{server}/api/v1/nodes", json=node, headers=headers, verify=ssl.create_default_context(cafile=str(ca))
+                ).status_code
+                in (201, 409)
+            ),
             "node creation",
         )
 
         def node_ready() -> bool:
-            status = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=ssl.create_default_context(cafile=str(ca))).json()["status"]
+            status = httpx.get(
+                f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=ssl.create_default_context(cafile=str(ca))
+            ).json()["status"]
             ready = any(c["type"] == "Ready" and c["status"] == "True" for c in status.get("conditions", []))
-            spec = httpx.get(f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=ssl.create_default_context(cafile=str(ca))).json()["spec"]
+            spec = httpx.get(
+                f"{server}/api/v1/nodes/{NODE}", headers=headers, verify=ssl.create_default_context(cafile=str(ca))
+            ).json()["spec"]
             return ready and not spec.get("taints")
 
         _wait(node_ready, "a Ready kwok node without taints", 90)
