@@ -55,6 +55,37 @@ CAMEL = {
 }
 
 
+def _report_platform_errors_without_tracebacks() -> None:
+    """In the dynamic provider's process (``python -m pulumi.dynamic``), a provider error is sent
+    to the engine as ``traceback.format_exc()``: for a ``RegistrationError`` (a status, a uuid,
+    what to do) send its message alone, as the engine prints a program's errors. Any other
+    exception keeps its traceback: that is a bug to report."""
+    import traceback
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if main is None or spec is None or spec.name != "pulumi.dynamic.__main__" or not hasattr(main, "traceback"):
+        return
+
+    class _Formatter:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(traceback, name)
+
+        @staticmethod
+        def format_exc(*args: Any, **kwargs: Any) -> str:
+            from components.platform_client import RegistrationError
+
+            error = sys.exc_info()[1]
+            if isinstance(error, RegistrationError):
+                return str(error)
+            return traceback.format_exc(*args, **kwargs)
+
+    main.traceback = _Formatter()  # type: ignore[attr-defined]
+
+
+_report_platform_errors_without_tracebacks()
+
+
 def _warn(message: str) -> None:
     """A line the engine shows with the run's diagnostics (a dynamic provider's stderr)."""
     print(f"warning: {message}", file=sys.stderr, flush=True)
