@@ -446,26 +446,35 @@ class ConnectorSpec(Model):
 
     @model_validator(mode="after")
     def _unique_names(self) -> ConnectorSpec:
-        volume_names = [(f"volumes[{i}]", v.name) for i, v in enumerate(self.volumes)]
-        volume_names += [(f"secretRefs[{i}]", f"secret-{r.name}") for i, r in enumerate(self.secret_refs) if r.type == "volume"]
-        volume_names += [
-            (f"configMapRefs[{i}]", f"configmap-{r.name}") for i, r in enumerate(self.config_map_refs) if r.type == "volume"
-        ]
-        seen: dict[str, str] = {}
-        for where, volume_name in volume_names:
-            if volume_name in seen:
-                raise ValueError(f"volume names must be unique: {where} gives the pod the volume name of {seen[volume_name]}")
-            seen[volume_name] = where
-        for field, containers in (("initContainers", self.init_containers), ("sidecars", self.sidecars)):
-            for i, c in enumerate(containers):
-                if not isinstance(c.get("name"), str) or not DNS_LABEL.match(c["name"]):
-                    raise ValueError(f"{field}[{i}].name must be a DNS-1123 label")
-                if not isinstance(c.get("image"), str) or not c["image"]:
-                    raise ValueError(f"{field}[{i}].image is required")
+        check_unique_volume_names(self.volumes, self.secret_refs, self.config_map_refs)
+        check_extra_containers(self.init_containers, self.sidecars)
         return self
 
 
-FROM_OPERATOR = """Take over a connector the reference operator runs today without a pod restart: the
+def check_unique_volume_names(
+    volumes: list[VolumeArgs], secret_refs: list[SecretRefArgs], config_map_refs: list[ConfigMapRefArgs]
+) -> None:
+    """The pod's volume names (extra volumes, ``secret-<name>``, ``configmap-<name>``) are unique."""
+    volume_names = [(f"volumes[{i}]", v.name) for i, v in enumerate(volumes)]
+    volume_names += [(f"secretRefs[{i}]", f"secret-{r.name}") for i, r in enumerate(secret_refs) if r.type == "volume"]
+    volume_names += [(f"configMapRefs[{i}]", f"configmap-{r.name}") for i, r in enumerate(config_map_refs) if r.type == "volume"]
+    seen: dict[str, str] = {}
+    for where, volume_name in volume_names:
+        if volume_name in seen:
+            raise ValueError(f"volume names must be unique: {where} gives the pod the volume name of {seen[volume_name]}")
+        seen[volume_name] = where
+
+
+def check_extra_containers(init_containers: list[dict[str, Any]], sidecars: list[dict[str, Any]]) -> None:
+    for field, containers in (("initContainers", init_containers), ("sidecars", sidecars)):
+        for i, c in enumerate(containers):
+            if not isinstance(c.get("name"), str) or not DNS_LABEL.match(c["name"]):
+                raise ValueError(f"{field}[{i}].name must be a DNS-1123 label")
+            if not isinstance(c.get("image"), str) or not c["image"]:
+                raise ValueError(f"{field}[{i}].image is required")
+
+
+FROM_OPERATOR = """Take over a workload the reference operator runs today without a pod restart: the
 pod template is rendered exactly as the operator renders it (its managed-by value on the pods,
 its container security contexts, no default anti-affinity), so the running ReplicaSet is kept.
 Every object becomes the program's. Turning it off later rolls the pods once."""

@@ -6,15 +6,15 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-import pulumi_kubernetes as k8s
 from pydantic import ValidationError
 
 from .args import ConnectorArgs, RegistrationArgs
+from .children import create_children
 from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError, describe, kind_of
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
-from .render.connector import RenderedConnector, render_connector, stamp_checksum
+from .render.connector import RenderedConnector, render_connector
 from .routing import RouteError, choose_route, url_problem
 
 TYPE_TOKEN = "connectors:index:Connector"
@@ -87,11 +87,16 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
     return {key: value for key, value in values.items() if value is not None}
 
 
-def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:
-    """Metadata with the Kubernetes provider's ``patchForce``: the program's values win a
-    server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``, and
-    objects another tool wrote (the operator's, when taking over) become the program's."""
-    return {**metadata, "annotations": {**metadata.get("annotations", {}), "pulumi.com/patchForce": "true"}}
+def enabled_kinds(args: ConnectorArgs) -> list[str]:
+    """The optional kinds this connector renders."""
+    pdb, monitor = args.lifecycle.pod_disruption_budget, args.metrics.service_monitor
+    enabled = {
+        "pod_disruption_budget": pdb is not None and pdb.enabled,
+        "service_monitor": args.metrics.enabled and monitor is not None and monitor.enabled,
+        "network_policy": args.network_policy.enabled,
+        "ingress": args.ingress is not None,
+    }
+    return [kind for kind, on in enabled.items() if on]
 
 
 def _has_outputs(value: Any) -> bool:
@@ -144,66 +149,11 @@ class ConnectorComponent(pulumi.ComponentResource):
         except InvalidArgumentsError as error:
             raise error.about(label) from None
         super().__init__(TYPE_TOKEN, name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
 
         rendered = self._render(validated)
         checksum = checksum_output(references)
-
-        def part(kind: str, key: str) -> Any:
-            """One field of one rendered object; every object's metadata carries ``patchForce``."""
-
-            def pick(r: RenderedConnector) -> Any:
-                value = getattr(r, kind)[key]
-                return owned_by_the_program(value) if key == "metadata" else value
-
-            return pick(rendered) if isinstance(rendered, RenderedConnector) else rendered.apply(pick)
-
-        def deployment_spec(r: RenderedConnector) -> dict[str, Any]:
-            # The checksum is the one value derived from referenced Secrets: stamped as a nested
-            # Output, only it is secret in state and in `preview --diff`, never the whole spec.
-            return stamp_checksum(r.deployment, checksum)["spec"]  # type: ignore[arg-type]
-
-        resources: dict[str, pulumi.CustomResource] = {}
-        resources["service_account"] = k8s.core.v1.ServiceAccount(name, metadata=part("service_account", "metadata"), opts=child)
-        resources["service"] = k8s.core.v1.Service(
-            name, metadata=part("service", "metadata"), spec=part("service", "spec"), opts=child
-        )
-        deployment = k8s.apps.v1.Deployment(
-            name,
-            metadata=part("deployment", "metadata"),
-            spec=deployment_spec(rendered) if isinstance(rendered, RenderedConnector) else rendered.apply(deployment_spec),
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[resources["service_account"]]),
-        )
-        resources["deployment"] = deployment
-        pdb = validated.lifecycle.pod_disruption_budget
-        if pdb is not None and pdb.enabled:
-            resources["pod_disruption_budget"] = k8s.policy.v1.PodDisruptionBudget(
-                name,
-                metadata=part("pod_disruption_budget", "metadata"),
-                spec=part("pod_disruption_budget", "spec"),
-                opts=child,
-            )
-        monitor = validated.metrics.service_monitor
-        if validated.metrics.enabled and monitor is not None and monitor.enabled:
-            resources["service_monitor"] = k8s.apiextensions.CustomResource(
-                name,
-                api_version="monitoring.coreos.com/v1",
-                kind="ServiceMonitor",
-                metadata=part("service_monitor", "metadata"),
-                spec=part("service_monitor", "spec"),
-                opts=child,
-            )
-        if validated.network_policy.enabled:
-            resources["network_policy"] = k8s.networking.v1.NetworkPolicy(
-                name,
-                metadata=part("network_policy", "metadata"),
-                spec=part("network_policy", "spec"),
-                opts=child,
-            )
-        if validated.ingress is not None:
-            resources["ingress"] = k8s.networking.v1.Ingress(
-                name, metadata=part("ingress", "metadata"), spec=part("ingress", "spec"), opts=child
-            )
+        resources = create_children(self, name, rendered, checksum, enabled_kinds(validated))
+        deployment = resources["deployment"]
 
         self.endpoint = pulumi.Output.from_input(rendered).apply(lambda r: r.endpoint)
         self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..args import ConnectorArgs, ImageArgs, ProbeArgs, StrategyArgs, is_zero
@@ -10,48 +9,21 @@ from ..checksum import EMPTY_CHECKSUM
 from .ingress import render_ingress
 from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
 from .network_policy import render_network_policy
+from .objects import RenderedWorkload, stamp_checksum
 from .pod_disruption_budget import render_pod_disruption_budget
 from .refs import project_refs
 from .service_monitor import render_service_monitor
 from .workload import Probe, Workload, render_deployment, render_service, render_service_account
 
 Obj = dict[str, Any]
+RenderedConnector = RenderedWorkload
+__all__ = ["RenderedConnector", "render_connector", "stamp_checksum"]
 
 DEFAULT_PROBES = {
     "liveness": Probe("/v2/health/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=3),
     "readiness": Probe("/v2/health/readiness", initial_delay_seconds=5, period_seconds=10, failure_threshold=3),
     "startup": Probe("/v2/health/liveness", initial_delay_seconds=0, period_seconds=10, failure_threshold=45),
 }
-
-
-@dataclass(frozen=True)
-class RenderedConnector:
-    """Plain Kubernetes objects; optional kinds are None when not enabled."""
-
-    deployment: Obj
-    service: Obj
-    service_account: Obj
-    pod_disruption_budget: Obj | None
-    service_monitor: Obj | None
-    network_policy: Obj | None
-    ingress: Obj | None
-    endpoint: str
-    current_image: str
-
-    def objects(self) -> list[Obj]:
-        return [
-            o
-            for o in (
-                self.service_account,
-                self.service,
-                self.deployment,
-                self.pod_disruption_budget,
-                self.service_monitor,
-                self.network_policy,
-                self.ingress,
-            )
-            if o is not None
-        ]
 
 
 def image_reference(image: ImageArgs) -> str:
@@ -161,20 +133,12 @@ def with_extra_labels(obj: Obj, extra: dict[str, str]) -> Obj:
     return obj
 
 
-def stamp_checksum(deployment: Obj, config_checksum: str) -> Obj:
-    """A copy of the Deployment whose pod template carries ``config_checksum``."""
-    template = deployment["spec"]["template"]
-    annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: config_checksum}
-    metadata = {**template["metadata"], "annotations": annotations}
-    return {**deployment, "spec": {**deployment["spec"], "template": {**template, "metadata": metadata}}}
-
-
-def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedConnector:
+def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = connector_workload(args, config_checksum)
     name, namespace, own = args.name, args.namespace, w.labels
     pdb = args.lifecycle.pod_disruption_budget
     monitor = args.metrics.service_monitor
-    rendered = RenderedConnector(
+    rendered = RenderedWorkload(
         deployment=render_deployment(w),
         service=render_service(w, args.service.type, args.service.node_port),
         service_account=render_service_account(w, args.service_account.annotations),
@@ -184,12 +148,12 @@ def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM)
             else None
         ),
         service_monitor=(
-            render_service_monitor(name, namespace, own, w.selector_labels, args.metrics)
+            render_service_monitor(name, namespace, own, w.selector_labels, args.metrics.path, monitor)
             if args.metrics.enabled and monitor is not None and monitor.enabled
             else None
         ),
         network_policy=(
-            render_network_policy(name, namespace, own, w.selector_labels, args.service.port)
+            render_network_policy(name, namespace, own, w.selector_labels, [args.service.port])
             if args.network_policy.enabled
             else None
         ),

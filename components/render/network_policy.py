@@ -6,9 +6,9 @@ from .meta import object_meta
 
 
 def render_network_policy(
-    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], port: int
+    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], ports: list[int]
 ) -> dict[str, Any]:
-    """Ingress to the service port from pods of the same namespace; egress not restricted."""
+    """Ingress to the service's ports from pods of the same namespace; egress not restricted."""
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
@@ -16,6 +16,6 @@ def render_network_policy(
         "spec": {
             "podSelector": {"matchLabels": dict(selector)},
             "policyTypes": ["Ingress"],
-            "ingress": [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": port}]}],
+            "ingress": [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": port} for port in ports]}],
         },
     }

@@ -35,6 +35,8 @@ class Workload:
     port: int
     container_name: str
     port_name: str = "http"
+    extra_ports: list[tuple[str, int]] = field(default_factory=list)
+    """Named ports after the primary one, on the container and the Service alike."""
     pull_policy: str = "IfNotPresent"
     pull_secrets: list[str] = field(default_factory=list)
     replicas: int = 1
@@ -64,6 +66,10 @@ class Workload:
     """The pod template's own labels when they differ from the objects' (``labels``)."""
     operator_hardening: bool = False
     """Harden containers exactly as the reference operator writes it (see ``harden_container``)."""
+
+    def ports(self) -> list[tuple[str, int]]:
+        """(name, port) of every port, the primary first."""
+        return [(self.port_name, self.port), *self.extra_ports]
 
 
 def restricted_security_context() -> Obj:
@@ -112,7 +118,7 @@ def render_main_container(w: Workload) -> Obj:
         "name": w.container_name,
         "image": w.image,
         "imagePullPolicy": w.pull_policy,
-        "ports": [{"name": w.port_name, "containerPort": w.port}],
+        "ports": [{"name": name, "containerPort": port} for name, port in w.ports()],
     }
     optional = {
         "command": w.command,
@@ -174,14 +180,14 @@ def render_deployment(w: Workload) -> Obj:
 
 
 def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int | None = None) -> Obj:
-    port: Obj = {"name": w.port_name, "port": w.port, "targetPort": w.port, "protocol": "TCP"}
+    ports: list[Obj] = [{"name": name, "port": port, "targetPort": port, "protocol": "TCP"} for name, port in w.ports()]
     if node_port is not None:
-        port["nodePort"] = node_port
+        ports[0]["nodePort"] = node_port
     return {
         "apiVersion": "v1",
         "kind": "Service",
         "metadata": object_meta(w.name, w.namespace, w.labels),
-        "spec": {"type": service_type, "selector": dict(w.selector_labels), "ports": [port]},
+        "spec": {"type": service_type, "selector": dict(w.selector_labels), "ports": ports},
     }
 
 

@@ -1,0 +1,133 @@
+"""Typed arguments of a proxy: the operator's Proxy resource spec as pydantic v2 models.
+
+The proxy is the outbound-only broker bridge of a restricted zone; every broker setting travels
+in a config token held in a Secret, so the only required argument is that Secret. The field
+types and shared blocks (image parts, references, volumes, probes, free-form Kubernetes blocks)
+are the connector's; what differs is here: BOM image defaults, no service, strategy, lifecycle
+or registration, a top-level PDB and grace period, and a proxy-local metrics block.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from . import kube_schema
+from .args import (
+    FROM_OPERATOR,
+    AnnotationInputs,
+    ConfigMapRefArgs,
+    DnsLabel,
+    EnvVarArgs,
+    FreeForm,
+    LabelInputs,
+    Labels,
+    Model,
+    NetworkPolicyArgs,
+    NonNegative,
+    PodDisruptionBudgetArgs,
+    ProbesArgs,
+    SecretRefArgs,
+    SecurityContextArgs,
+    ServiceAccountArgs,
+    ServiceMonitorArgs,
+    StrInput,
+    VolumeArgs,
+    _digest,
+    check_extra_containers,
+    check_unique_volume_names,
+)
+from .kube_schema import conforms_to, each_conforms_to
+
+BOM_REGISTRY = "hub.omnitrustregistry.com"
+BOM_REPOSITORY = "ilm"
+BOM_NAME = "proxy"
+BOM_TAG = "1.0.0"
+"""The operator's bill of materials for the proxy (the same tag in its 2.18.0 and 2.19.0 bundles)."""
+
+TOKEN_ENV = "PROXY_CONFIG_TOKEN"
+SIGNING_KEY_ENV = "PROXY_TOKEN_SIGNING_KEY"
+RESERVED_ENV = (TOKEN_ENV, SIGNING_KEY_ENV)
+
+
+class ProxyImageArgs(Model):
+    registry: str = BOM_REGISTRY
+    repository: str = BOM_REPOSITORY
+    name: str = BOM_NAME
+    tag: StrInput = BOM_TAG
+    digest: Annotated[Any, AfterValidator(_digest)] = None
+    pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    pull_secrets: list[Annotated[str, Field(min_length=1)]] = []
+    command: list[str] | None = None
+    args: list[str] | None = None
+
+
+class ConfigTokenSecretRefArgs(Model):
+    """The Secret holding the config token the platform's provisioning service minted."""
+
+    name: Annotated[str, Field(min_length=1, max_length=253)]
+    token_key: Annotated[str, Field(min_length=1, max_length=253)] = "configToken"
+    signing_key_key: Annotated[str, Field(min_length=1, max_length=253)] = "tokenSigningKey"
+
+
+class ProxyMetricsArgs(Model):
+    enabled: bool
+    path: Annotated[str, Field(pattern=r"^/")] = "/metrics"
+    service_monitor: ServiceMonitorArgs | None = None
+
+
+class ProxySpec(Model):
+    """The ``spec`` of a Proxy resource."""
+
+    config_token_secret_ref: ConfigTokenSecretRefArgs
+    image: ProxyImageArgs = ProxyImageArgs()
+    replicas: NonNegative = 1
+    resources: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.RESOURCES))] | None = None
+    env: list[EnvVarArgs] = []
+    pod_annotations: AnnotationInputs = {}
+    pod_labels: LabelInputs = {}
+    node_selector: dict[str, str] = {}
+    tolerations: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.TOLERATION))] = []
+    affinity: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.AFFINITY))] | None = None
+    init_containers: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    sidecars: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    termination_grace_period_seconds: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    security_context: SecurityContextArgs = SecurityContextArgs()
+    probes: ProbesArgs = ProbesArgs()
+    secret_refs: list[SecretRefArgs] = []
+    config_map_refs: list[ConfigMapRefArgs] = []
+    volumes: list[VolumeArgs] = []
+    metrics: ProxyMetricsArgs | None = None
+    pod_disruption_budget: PodDisruptionBudgetArgs | None = None
+    network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
+    service_account: ServiceAccountArgs = ServiceAccountArgs()
+
+    @model_validator(mode="after")
+    def _rules(self) -> ProxySpec:
+        check_unique_volume_names(self.volumes, self.secret_refs, self.config_map_refs)
+        check_extra_containers(self.init_containers, self.sidecars)
+        return self
+
+
+class ProxyArgs(ProxySpec):
+    """Everything a ``ProxyComponent`` needs: identity plus the spec, flattened."""
+
+    name: DnsLabel
+    namespace: DnsLabel = "default"
+    labels: Labels = {}
+    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
+
+
+class ProxyEntry(Model):
+    """One entry of the stack config's ``proxies`` list: a Proxy manifest's metadata and spec."""
+
+    name: DnsLabel
+    namespace: DnsLabel
+    labels: Labels = {}
+    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
+    spec: ProxySpec
+
+    def to_args(self) -> ProxyArgs:
+        identity = {"name": self.name, "namespace": self.namespace, "labels": self.labels, "from_operator": self.from_operator}
+        return ProxyArgs.model_validate({**dict(self.spec), **identity})
