@@ -6,15 +6,39 @@ Shared by every workload component (connector, proxy): the same kinds, names, pa
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import pulumi
 import pulumi_kubernetes as k8s
+from pydantic import BaseModel
 
 from .render.objects import RenderedWorkload, stamp_checksum
 
 OPTIONAL_KINDS = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
+Args = TypeVar("Args", bound=BaseModel)
+
+
+def has_outputs(value: Any) -> bool:
+    if isinstance(value, pulumi.Output):
+        return True
+    if isinstance(value, Mapping):
+        return any(has_outputs(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_outputs(v) for v in value)
+    return False
+
+
+def render_when_known(
+    args: Args, render: Callable[[Args], RenderedWorkload], exclude: set[str] | None = None
+) -> RenderedWorkload | pulumi.Output[RenderedWorkload]:
+    """Plain arguments render now, to plain objects; arguments holding Outputs (an image tag
+    from another resource) render once every value is known. ``exclude``: fields the render
+    does not read (a registration, whose Outputs must not delay the objects)."""
+    dumped = args.model_dump(exclude=exclude)
+    if not has_outputs(dumped):
+        return render(args)
+    return pulumi.Output.from_input(dumped).apply(lambda values: render(type(args).model_validate(values)))
 
 
 def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:

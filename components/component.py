@@ -9,12 +9,12 @@ import pulumi
 from pydantic import ValidationError
 
 from .args import ConnectorArgs, RegistrationArgs
-from .children import create_children
+from .children import create_children, render_when_known
 from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError, describe, kind_of
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
-from .render.connector import RenderedConnector, render_connector
+from .render.connector import render_connector
 from .routing import RouteError, choose_route, url_problem
 
 TYPE_TOKEN = "connectors:index:Connector"
@@ -99,16 +99,6 @@ def enabled_kinds(args: ConnectorArgs) -> list[str]:
     return [kind for kind, on in enabled.items() if on]
 
 
-def _has_outputs(value: Any) -> bool:
-    if isinstance(value, pulumi.Output):
-        return True
-    if isinstance(value, Mapping):
-        return any(_has_outputs(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_outputs(v) for v in value)
-    return False
-
-
 class ConnectorComponent(pulumi.ComponentResource):
     """A connector's Deployment, Service, ServiceAccount and optional PDB, ServiceMonitor,
     NetworkPolicy and Ingress, plus its one-time registration with the platform."""
@@ -150,7 +140,7 @@ class ConnectorComponent(pulumi.ComponentResource):
             raise error.about(label) from None
         super().__init__(TYPE_TOKEN, name, None, opts)
 
-        rendered = self._render(validated)
+        rendered = render_when_known(validated, render_connector, exclude={"registration"})
         checksum = checksum_output(references)
         resources = create_children(self, name, rendered, checksum, enabled_kinds(validated))
         deployment = resources["deployment"]
@@ -205,12 +195,3 @@ class ConnectorComponent(pulumi.ComponentResource):
                 "registered_at": self.registration.registered_at,
             }
         return outputs
-
-    @staticmethod
-    def _render(args: ConnectorArgs) -> RenderedConnector | pulumi.Output[RenderedConnector]:
-        """Plain arguments render now, to plain objects; arguments holding Outputs (an image
-        tag from another resource) render once every value is known."""
-        dumped = args.model_dump(exclude={"registration"})
-        if not _has_outputs(dumped):
-            return render_connector(args)
-        return pulumi.Output.from_input(dumped).apply(lambda values: render_connector(ConnectorArgs.model_validate(values)))

@@ -1,4 +1,5 @@
-"""The Pulumi program: one ConnectorComponent per entry of the stack config's ``connectors``.
+"""The Pulumi program: one ConnectorComponent per entry of the stack config's ``connectors``,
+one ProxyComponent per entry of its ``proxies``.
 
 ``__main__.py`` runs ``connectors_program``; the engine tests run the same function inline.
 """
@@ -6,7 +7,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -16,6 +18,8 @@ from pydantic.alias_generators import to_camel
 from .args import ConnectorEntry
 from .component import ConnectorComponent, registration_route
 from .errors import InvalidArgumentsError, describe, kind_of
+from .proxy_args import ProxyEntry
+from .proxy_component import ProxyComponent
 from .references import (
     ClusterReader,
     NoCluster,
@@ -25,50 +29,76 @@ from .references import (
     resolve_references,
 )
 
+Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 
-def entry_label(index: int, entry: ConnectorEntry) -> str:
+
+def entry_label(index: int, entry: ConnectorEntry | ProxyEntry, key: str = "connectors") -> str:
     """How messages name an entry: its place in the list and its (validated) name."""
-    return f"connectors[{index}] ({entry.name})"
+    return f"{key}[{index}] ({entry.name})"
 
 
-def read_connectors_config(config: pulumi.Config) -> Any:
-    """The ``connectors`` value as written: a missing key is no connectors; anything else is
-    parsed as the JSON Pulumi stores it in, or kept as the plain string it is."""
-    text = config.get("connectors")
+def read_list_config(config: pulumi.Config, key: str) -> Any:
+    """A list setting as written: a missing key is an empty list; anything else is parsed as
+    the JSON Pulumi stores it in, or kept as the plain string it is."""
+    text = config.get(key)
     if text is None:
         return []
     try:
         return json.loads(text)
     except RecursionError:
-        raise InvalidArgumentsError(["connectors: nested too deeply to be a list of connectors"]) from None
+        raise InvalidArgumentsError([f"{key}: nested too deeply to be a list"]) from None
     except ValueError:
         return text
 
 
-def parse_connectors(raw: Any) -> list[ConnectorEntry]:
+def read_connectors_config(config: pulumi.Config) -> Any:
+    return read_list_config(config, "connectors")
+
+
+def parse_entries(raw: Any, model: type[Entry], key: str) -> list[Entry]:
     """Every entry validated; one error listing every problem of every entry.
 
-    Only a list is a list of connectors: ``{}``, ``""``, ``0`` or ``false`` are mistakes, not
-    "no connectors" (that is a missing key or ``[]``)."""
+    Only a list is a list: ``{}``, ``""``, ``0`` or ``false`` are mistakes, not "none" (that is
+    a missing key or ``[]``)."""
     if not isinstance(raw, list):
-        raise InvalidArgumentsError([f"connectors: must be a list of connectors (got {kind_of(raw)})"])
-    entries: list[tuple[int, ConnectorEntry]] = []
+        raise InvalidArgumentsError([f"{key}: must be a list of {key} (got {kind_of(raw)})"])
+    entries: list[tuple[int, Entry]] = []
     problems: list[str] = []
     for index, item in enumerate(raw):
         try:
-            entries.append((index, ConnectorEntry.model_validate(item)))
+            entries.append((index, model.model_validate(item)))
         except ValidationError as error:
-            problems += describe(error, f"connectors[{index}]")
+            problems += describe(error, f"{key}[{index}]")
     first_of: dict[tuple[str, str], int] = {}
     for index, entry in entries:
-        key = (entry.namespace, entry.name)
-        if key in first_of:
-            problems.append(f"{entry_label(index, entry)}: the name is taken in its namespace by connectors[{first_of[key]}]")
+        name = (entry.namespace, entry.name)
+        if name in first_of:
+            problems.append(f"{entry_label(index, entry, key)}: the name is taken in its namespace by {key}[{first_of[name]}]")
         else:
-            first_of[key] = index
+            first_of[name] = index
     if problems:
         raise InvalidArgumentsError(problems)
     return [entry for _, entry in entries]
+
+
+def parse_connectors(raw: Any) -> list[ConnectorEntry]:
+    return parse_entries(raw, ConnectorEntry, "connectors")
+
+
+def parse_proxies(raw: Any) -> list[ProxyEntry]:
+    return parse_entries(raw, ProxyEntry, "proxies")
+
+
+def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[ProxyEntry]) -> None:
+    """A proxy and a connector of one name in one namespace would write the same objects."""
+    taken = {(c.namespace, c.name): index for index, c in enumerate(connectors)}
+    problems = [
+        f"{entry_label(index, p, 'proxies')}: the name is taken in its namespace by connectors[{taken[(p.namespace, p.name)]}]"
+        for index, p in enumerate(proxies)
+        if (p.namespace, p.name) in taken
+    ]
+    if problems:
+        raise InvalidArgumentsError(problems)
 
 
 def check_routes(entries: list[ConnectorEntry], config: pulumi.Config) -> None:
@@ -81,8 +111,6 @@ def check_routes(entries: list[ConnectorEntry], config: pulumi.Config) -> None:
             registration_route(entry.spec.registration, config.get("kubeconfig"), config.get("context"))
         except InvalidArgumentsError as error:
             problems += error.about(entry_label(index, entry)).problems
-        except ReferenceReadError as error:
-            raise ReferenceReadError(f"{entry_label(index, entry)}: {error}") from None
     if problems:
         raise InvalidArgumentsError(problems, heading="registration cannot work")
 
@@ -104,16 +132,18 @@ def reference_reader(config: pulumi.Config) -> ReferenceReader | NoCluster:
     return ClusterReader(config.get("kubeconfig"), config.get("context"))
 
 
-def resolve_all(entries: list[ConnectorEntry], reader: ReferenceReader | NoCluster) -> list[ResolvedReferences]:
-    """Every connector's referenced objects, before any resource exists; one error for all missing."""
+def resolve_all(
+    entries: Sequence[ConnectorEntry | ProxyEntry], reader: ReferenceReader | NoCluster, key: str = "connectors"
+) -> list[ResolvedReferences]:
+    """Every entry's referenced objects, before any resource exists; one error for all missing."""
     resolved, problems = [], []
     for index, entry in enumerate(entries):
         try:
             resolved.append(resolve_references(entry.to_args(), reader))
         except InvalidArgumentsError as error:
-            problems += error.about(entry_label(index, entry)).problems
+            problems += error.about(entry_label(index, entry, key)).problems
         except ReferenceReadError as error:
-            raise ReferenceReadError(f"{entry_label(index, entry)}: {error}") from None
+            raise ReferenceReadError(f"{entry_label(index, entry, key)}: {error}") from None
     if problems:
         raise InvalidArgumentsError(problems, heading="referenced objects not found")
     return resolved
@@ -123,8 +153,12 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
     entries = parse_connectors(read_connectors_config(config))
+    proxies = parse_proxies(read_list_config(config, "proxies"))
+    check_names_across_kinds(entries, proxies)
     check_routes(entries, config)
-    references = resolve_all(entries, reader or reference_reader(config))
+    reader = reader or reference_reader(config)
+    references = resolve_all(entries, reader)
+    proxy_references = resolve_all(proxies, reader, "proxies")
     provider = kubernetes_provider(config)
     opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
     for index, (entry, refs) in enumerate(zip(entries, references, strict=True)):
@@ -138,6 +172,18 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
             kube_context=config.get("context"),
         )
         pulumi.export(entry.name, camel_case_keys(connector.output_values()))
+    proxy_outputs = {}
+    for index, (proxy_entry, refs) in enumerate(zip(proxies, proxy_references, strict=True)):
+        proxy = ProxyComponent(
+            proxy_entry.name,
+            proxy_entry.to_args(),
+            opts,
+            label=entry_label(index, proxy_entry, "proxies"),
+            references=refs,
+        )
+        proxy_outputs[proxy_entry.name] = camel_case_keys(proxy.output_values())
+    if proxies:
+        pulumi.export("proxies", proxy_outputs)
 
 
 def camel_case_keys(value: Any) -> Any:

@@ -19,6 +19,7 @@ from .args import ConnectorArgs
 from .checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum
 from .cluster_access import client_configuration
 from .errors import InvalidArgumentsError
+from .proxy_args import ProxyArgs
 
 Kind = Literal["secret", "configmap"]
 KIND_NAMES = {"secret": "Secret", "configmap": "ConfigMap"}
@@ -91,10 +92,52 @@ class ClusterReader:
         return dict(obj.data or {})
 
 
-def references_of(args: ConnectorArgs) -> list[Reference]:
-    refs = [Reference("secret", r.name, args.namespace, r.source) for r in args.secret_refs]
+def references_of(args: ConnectorArgs | ProxyArgs) -> list[Reference]:
+    """Every object the checksum covers: a proxy's token Secret first, then the references."""
+    refs = []
+    token = getattr(args, "config_token_secret_ref", None)
+    if token is not None:
+        refs.append(Reference("secret", token.name, args.namespace))
+    refs += [Reference("secret", r.name, args.namespace, r.source) for r in args.secret_refs]
     refs += [Reference("configmap", r.name, args.namespace, r.source) for r in args.config_map_refs]
     return refs
+
+
+def token_problems(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> list[str]:
+    """A proxy's token key must be in its Secret (the signing key may be absent)."""
+    token = getattr(args, "config_token_secret_ref", None)
+    if token is None:
+        return []
+    for data in read:
+        if data.kind == "secret" and data.name == token.name and token.token_key not in data.data:
+            ref = Reference("secret", token.name, args.namespace)
+            return [f'{ref.describe()} has no key "{token.token_key}" (configTokenSecretRef.tokenKey)']
+    return []
+
+
+def token_expiry(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> str | None:
+    """When a proxy's config token (a JWT) has expired, the time it did; only its numeric
+    ``exp`` claim is read, nothing is verified, and a token that is not a JWT is fine."""
+    import json
+    import time
+    from datetime import UTC, datetime
+
+    token = getattr(args, "config_token_secret_ref", None)
+    if token is None:
+        return None
+    for data in read:
+        if data.kind != "secret" or data.name != token.name or token.token_key not in data.data:
+            continue
+        try:
+            jwt = base64.b64decode(data.data[token.token_key]).decode()
+            payload = jwt.split(".")[1]
+            claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+            expires = float(claims["exp"])
+        except (ValueError, IndexError, KeyError, TypeError):
+            return None
+        if expires < time.time():
+            return datetime.fromtimestamp(expires, UTC).isoformat().replace("+00:00", "Z")
+    return None
 
 
 @dataclass
@@ -121,10 +164,14 @@ def _resource_data(ref: Reference) -> pulumi.Output[Mapping[str, str]]:
     return pulumi.Output.all(source.data, string_data).apply(effective)
 
 
-def resolve_references(args: ConnectorArgs, reader: ReferenceReader | NoCluster) -> ResolvedReferences:
+def resolve_references(args: ConnectorArgs | ProxyArgs, reader: ReferenceReader | NoCluster) -> ResolvedReferences:
     """Read every named reference; raise ``MissingReferencesError`` naming all missing ones."""
     resolved, missing = ResolvedReferences(), []
+    seen: set[tuple[str, str]] = set()
     for ref in references_of(args):
+        if (ref.kind, ref.name) in seen:
+            continue
+        seen.add((ref.kind, ref.name))
         if ref.source is not None:
             resolved.from_resources.append((ref, _resource_data(ref)))
         elif isinstance(reader, NoCluster):
@@ -138,7 +185,16 @@ def resolve_references(args: ConnectorArgs, reader: ReferenceReader | NoCluster)
                 resolved.read_any_secret |= ref.kind == "secret"
     if missing:
         raise MissingReferencesError(missing)
-    resolved.admin_credentials = read_admin_credentials(args, reader)
+    problems = token_problems(args, resolved.read)
+    if problems:
+        raise InvalidArgumentsError(problems, heading="referenced objects not found")
+    expired = token_expiry(args, resolved.read)
+    if expired:
+        pulumi.log.warn(
+            f"the config token of proxy {args.name!r} expired at {expired}: rotate it (edit its Secret; the pods roll)"
+        )
+    if isinstance(args, ConnectorArgs):
+        resolved.admin_credentials = read_admin_credentials(args, reader)
     return resolved
 
 

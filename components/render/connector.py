@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-from ..args import ConnectorArgs, ImageArgs, ProbeArgs, StrategyArgs, is_zero
+from ..args import ConnectorArgs, ProbeArgs, StrategyArgs, is_zero
 from ..checksum import EMPTY_CHECKSUM
 from .ingress import render_ingress
 from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
@@ -26,7 +26,22 @@ DEFAULT_PROBES = {
 }
 
 
-def image_reference(image: ImageArgs) -> str:
+class ImageParts(Protocol):
+    """The image fields a reference is made of (a connector's image, or a proxy's)."""
+
+    @property
+    def registry(self) -> str | None: ...
+    @property
+    def repository(self) -> str: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def tag(self) -> Any: ...
+    @property
+    def digest(self) -> Any: ...
+
+
+def image_reference(image: ImageParts) -> str:
     """``registry/repository/name`` (non-empty parts), then ``@digest`` if set, else ``:tag``."""
     base = "/".join(part for part in (image.registry, image.repository, image.name) if part)
     return f"{base}@{image.digest}" if image.digest else f"{base}:{image.tag}"
@@ -37,9 +52,13 @@ def endpoint(name: str, namespace: str, port: int) -> str:
 
 
 def probe(given: ProbeArgs | None, kind: str) -> Probe | None:
+    return probe_from(given, DEFAULT_PROBES[kind])
+
+
+def probe_from(given: ProbeArgs | None, default: Probe) -> Probe | None:
     """A missing block takes the default; a given one is used as given; an empty path is none."""
     if given is None:
-        return DEFAULT_PROBES[kind]
+        return default
     if not given.path:
         return None
     return Probe(given.path, given.initial_delay_seconds, given.period_seconds, given.failure_threshold)
@@ -127,7 +146,7 @@ def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSU
 
 
 def with_extra_labels(obj: Obj, extra: dict[str, str]) -> Obj:
-    """The connector's own labels (its manifest's metadata.labels) under ours on a child."""
+    """The entry's own labels (its manifest's metadata.labels) under ours on a child."""
     if extra:
         obj["metadata"]["labels"] = merged(extra, obj["metadata"]["labels"])
     return obj

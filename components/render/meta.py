@@ -15,8 +15,9 @@ CHECKSUM_ANNOTATION = "otilm.com/config-checksum"
 
 
 def selector_labels(name: str, component: str = "connector") -> dict[str, str]:
-    """The immutable selector: equal to the operator's, so its objects can be adopted."""
-    return {NAME_LABEL: name, COMPONENT_LABEL: component, CONNECTOR_LABEL: name}
+    """The immutable selector: equal to the operator's, so its objects can be adopted
+    (``otilm.com/connector=<name>`` for a connector, ``otilm.com/proxy=<name>`` for a proxy)."""
+    return {NAME_LABEL: name, COMPONENT_LABEL: component, f"otilm.com/{component}": name}
 
 
 def labels(name: str, component: str = "connector", managed_by: str = MANAGED_BY) -> dict[str, str]:

@@ -46,5 +46,3 @@ def stamp_checksum(deployment: Obj, config_checksum: str) -> Obj:
     annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: config_checksum}
     metadata = {**template["metadata"], "annotations": annotations}
     return {**deployment, "spec": {**deployment["spec"], "template": {**template, "metadata": metadata}}}
-
-

@@ -1,0 +1,104 @@
+"""``ProxyComponent``: every object of a proxy as children of one component.
+
+A proxy registers nothing (it announces itself over the broker); its config token is consumed
+only as two environment variables by reference to its Secret, and the Secret goes into the
+config checksum, so editing it rolls the pods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+from pydantic import ValidationError
+
+from .children import create_children, render_when_known
+from .errors import InvalidArgumentsError, describe, kind_of
+from .proxy_args import BOM_TAG, ProxyArgs
+from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
+from .render.proxy import endpoints, render_proxy
+
+TYPE_TOKEN = "connectors:index:Proxy"
+
+
+def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
+    """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
+    if isinstance(args, ProxyArgs):
+        return args
+    if not isinstance(args, Mapping):
+        raise InvalidArgumentsError([f"{path or 'args'}: must be ProxyArgs or a mapping of them (got {kind_of(args)})"])
+    try:
+        return ProxyArgs.model_validate(dict(args))
+    except ValidationError as error:
+        raise InvalidArgumentsError(describe(error, path), heading="invalid proxy arguments") from None
+
+
+def enabled_kinds(args: ProxyArgs) -> list[str]:
+    pdb, metrics = args.pod_disruption_budget, args.metrics
+    monitor = metrics.service_monitor if metrics is not None else None
+    enabled = {
+        "pod_disruption_budget": pdb is not None and pdb.enabled,
+        "service_monitor": metrics is not None and metrics.enabled and monitor is not None and monitor.enabled,
+        "network_policy": args.network_policy.enabled,
+    }
+    return [kind for kind, on in enabled.items() if on]
+
+
+class ProxyComponent(pulumi.ComponentResource):
+    """A proxy's Deployment, two-port Service, ServiceAccount, NetworkPolicy and optional PDB
+    and ServiceMonitor."""
+
+    endpoint: pulumi.Output[str]
+    api_endpoint: pulumi.Output[str]
+    current_image: pulumi.Output[str]
+    observed_version: pulumi.Output[str]
+    config_checksum: pulumi.Output[str]
+    children: dict[str, str]
+
+    def __init__(
+        self,
+        name: str,
+        args: ProxyArgs | Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        references: ResolvedReferences | None = None,
+        reference_reader: ReferenceReader | NoCluster | None = None,
+        kubeconfig: str | None = None,
+        kube_context: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        """As ``ConnectorComponent``: ``references`` already resolved by the program, or read
+        now with ``reference_reader`` (default: the cluster ``kubeconfig``/``kube_context`` name)."""
+        label = label or f'proxy "{name}"'
+        try:
+            validated = validate_proxy_args(args)
+            if references is None:
+                references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
+        except InvalidArgumentsError as error:
+            raise error.about(label) from None
+        super().__init__(TYPE_TOKEN, name, None, opts)
+
+        rendered = render_when_known(validated, render_proxy)
+        checksum = checksum_output(references)
+        resources = create_children(self, name, rendered, checksum, enabled_kinds(validated))
+        health, api = endpoints(validated.name, validated.namespace)
+        self.endpoint = pulumi.Output.from_input(health)
+        self.api_endpoint = pulumi.Output.from_input(api)
+        self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)
+        tag = validated.image.tag if "tag" in validated.image.model_fields_set else BOM_TAG
+        self.observed_version = pulumi.Output.from_input(tag)
+        self.config_checksum = checksum
+        self.children = {kind: name for kind in resources}
+        self.register_outputs(self.output_values())
+
+    def output_values(self) -> dict[str, Any]:
+        """The component's outputs by their Python names."""
+        return {
+            "endpoint": self.endpoint,
+            "api_endpoint": self.api_endpoint,
+            "current_image": self.current_image,
+            "observed_version": self.observed_version,
+            "config_checksum": self.config_checksum,
+            "children": self.children,
+        }

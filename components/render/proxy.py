@@ -1,0 +1,135 @@
+"""A proxy's arguments, rendered: its Workload (on the connector's shared pieces) and its objects.
+
+Proxy-only rules: labels with ``component=proxy``; the config token consumed only as two env
+entries, whose names are reserved; the fixed two-port Service (``http`` 8080, ``api`` 8081);
+its probe defaults; a ServiceMonitor at ``metrics.path`` (default ``/metrics``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..checksum import EMPTY_CHECKSUM
+from ..proxy_args import RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs
+from .connector import image_reference, probe_from, with_extra_labels
+from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
+from .network_policy import render_network_policy
+from .objects import RenderedWorkload
+from .pod_disruption_budget import render_pod_disruption_budget
+from .refs import project_refs
+from .service_monitor import render_service_monitor
+from .workload import Probe, Workload, render_deployment, render_service, render_service_account
+
+Obj = dict[str, Any]
+COMPONENT = "proxy"
+HTTP_PORT = 8080
+API_PORT = 8081
+
+DEFAULT_PROBES = {
+    "liveness": Probe("/health", initial_delay_seconds=10, period_seconds=30, failure_threshold=3),
+    "readiness": Probe("/ready", initial_delay_seconds=5, period_seconds=10, failure_threshold=3),
+    "startup": Probe("/health", initial_delay_seconds=0, period_seconds=10, failure_threshold=30),
+}
+
+
+def endpoints(name: str, namespace: str) -> tuple[str, str]:
+    """The in-cluster addresses: health, readiness and metrics; and the connector-facing API."""
+    base = f"http://{name}.{namespace}.svc.cluster.local"
+    return f"{base}:{HTTP_PORT}", f"{base}:{API_PORT}"
+
+
+def token_env(args: ProxyArgs) -> list[Obj]:
+    """The config token and its optional signing key, by reference to their Secret only."""
+    ref = args.config_token_secret_ref
+    return [
+        {"name": TOKEN_ENV, "valueFrom": {"secretKeyRef": {"name": ref.name, "key": ref.token_key}}},
+        {
+            "name": SIGNING_KEY_ENV,
+            "valueFrom": {"secretKeyRef": {"name": ref.name, "key": ref.signing_key_key, "optional": True}},
+        },
+    ]
+
+
+def proxy_env(args: ProxyArgs, keyed: list[Obj]) -> list[Obj]:
+    """``env`` minus reserved and empty names, the token entries, then keyed references minus
+    reserved names: the token wiring always wins."""
+    given = [
+        {"name": e.name, "value": e.value} if e.value is not None else {"name": e.name}
+        for e in args.env
+        if e.name and e.name not in RESERVED_ENV
+    ]
+    return given + token_env(args) + [e for e in keyed if e["name"] not in RESERVED_ENV]
+
+
+def proxy_workload(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Workload:
+    projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
+    return Workload(
+        name=args.name,
+        namespace=args.namespace,
+        labels=labels(args.name, COMPONENT),
+        selector_labels=selector_labels(args.name, COMPONENT),
+        container_name="proxy",
+        image=image_reference(args.image),
+        pull_policy=args.image.pull_policy,
+        pull_secrets=list(args.image.pull_secrets),
+        port=HTTP_PORT,
+        extra_ports=[("api", API_PORT)],
+        replicas=args.replicas,
+        command=args.image.command,
+        args=args.image.args,
+        env=proxy_env(args, projection.env),
+        env_from=projection.env_from,
+        volumes=projection.volumes,
+        volume_mounts=projection.volume_mounts,
+        liveness=probe_from(args.probes.liveness, DEFAULT_PROBES["liveness"]),
+        readiness=probe_from(args.probes.readiness, DEFAULT_PROBES["readiness"]),
+        startup=probe_from(args.probes.startup, DEFAULT_PROBES["startup"]),
+        resources=args.resources,
+        read_only_root_filesystem=args.security_context.read_only_root_filesystem,
+        fs_group=args.security_context.fs_group,
+        pod_labels=dict(args.pod_labels),
+        pod_annotations=merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
+        node_selector=dict(args.node_selector),
+        tolerations=list(args.tolerations),
+        affinity=args.affinity,
+        init_containers=list(args.init_containers),
+        sidecars=list(args.sidecars),
+        service_account_name=args.service_account.name,
+        termination_grace_period_seconds=args.termination_grace_period_seconds,
+        template_labels=labels(args.name, COMPONENT, OPERATOR_MANAGED_BY) if args.from_operator else None,
+        operator_hardening=args.from_operator,
+    )
+
+
+def render_proxy(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
+    w = proxy_workload(args, config_checksum)
+    name, namespace, own = args.name, args.namespace, w.labels
+    pdb = args.pod_disruption_budget
+    metrics = args.metrics
+    monitor = metrics.service_monitor if metrics is not None else None
+    rendered = RenderedWorkload(
+        deployment=render_deployment(w),
+        service=render_service(w),
+        service_account=render_service_account(w, args.service_account.annotations),
+        pod_disruption_budget=(
+            render_pod_disruption_budget(name, namespace, own, w.selector_labels, pdb)
+            if pdb is not None and pdb.enabled
+            else None
+        ),
+        service_monitor=(
+            render_service_monitor(name, namespace, own, w.selector_labels, metrics.path, monitor)
+            if metrics is not None and metrics.enabled and monitor is not None and monitor.enabled
+            else None
+        ),
+        network_policy=(
+            render_network_policy(name, namespace, own, w.selector_labels, [HTTP_PORT, API_PORT])
+            if args.network_policy.enabled
+            else None
+        ),
+        ingress=None,
+        endpoint=endpoints(name, namespace)[0],
+        current_image=w.image,
+    )
+    for obj in rendered.objects():
+        with_extra_labels(obj, args.labels)
+    return rendered
