@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -52,7 +53,9 @@ def nested(depth: int) -> Any:
     return value
 
 
-def outcome(connectors: Any, capsys: pytest.CaptureFixture[str] | None = None) -> str:
+def outcome(
+    connectors: Any, capsys: pytest.CaptureFixture[str] | None = None, caplog: pytest.LogCaptureFixture | None = None
+) -> str:
     """Everything the program says for this config: its error, or its logs; raises on any
     exception other than ``InvalidArgumentsError``."""
     mocks = RecordingMocks()
@@ -74,6 +77,9 @@ def outcome(connectors: Any, capsys: pytest.CaptureFixture[str] | None = None) -
     if capsys is not None:
         out, err = capsys.readouterr()
         said += out + err
+    if caplog is not None:  # under mocks, pulumi.log goes to Python's logging
+        said += caplog.text
+        caplog.clear()
     return said
 
 
@@ -301,11 +307,12 @@ def canary_variants(connector: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
 
 
 @pytest.mark.parametrize("stack", SAMPLE_STACKS)
-def test_a_canary_in_any_field_never_appears_in_a_message(stack, ambient_kubeconfig, capsys):
+def test_a_canary_in_any_field_never_appears_in_a_message(stack, ambient_kubeconfig, capsys, caplog):
+    caplog.set_level(logging.DEBUG)
     (connector,) = stack_connectors(stack)
     checked = 0
     for path, canary in canary_variants(connector):
-        said = outcome([planted(connector, path, canary)], capsys)
+        said = outcome([planted(connector, path, canary)], capsys, caplog)
         for text in (CANARY_TEXT, str(CANARY_NUMBER)):
             assert text not in said, f"{'.'.join(map(str, path))}: {said[:500]}"
         checked += 1
