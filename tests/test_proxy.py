@@ -363,3 +363,23 @@ def test_from_operator_keeps_the_operators_pod_template():
     assert rendered.deployment["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "ilm-operator"
     assert "privileged" not in main_container(rendered)["securityContext"]
     assert rendered.deployment["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "pulumi-connector"
+
+
+def operator_proxy_objects(namespace: str = "default", checksum: str = "CHECKSUM") -> dict[str, dict[str, Any]]:
+    from .conftest import DATA
+
+    text = (
+        (DATA / "operator-proxy-minimal-objects.yaml").read_text().replace("NAMESPACE", namespace).replace("CHECKSUM", checksum)
+    )
+    return {o["kind"]: o for o in yaml.safe_load_all(text)}
+
+
+def test_from_operator_renders_the_operators_proxy_pod_template_exactly():
+    (raw,) = stack_proxies("proxy-minimal")
+    taken_over = render_proxy(ProxyEntry.model_validate({**raw, "fromOperator": True}).to_args(), "CHECKSUM")
+    operator = operator_proxy_objects()
+    assert taken_over.deployment["spec"] == operator["Deployment"]["spec"]
+    assert taken_over.service["spec"] == operator["Service"]["spec"]
+    assert taken_over.network_policy["spec"] == operator["NetworkPolicy"]["spec"]
+    ours = render_proxy(ProxyEntry.model_validate(raw).to_args(), "CHECKSUM")
+    assert ours.deployment["spec"]["template"] != operator["Deployment"]["spec"]["template"]

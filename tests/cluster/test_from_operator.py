@@ -3,6 +3,7 @@ them over with no registration and no pod restart, and manages them from then on
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import ssl
@@ -117,3 +118,30 @@ def test_a_connector_the_operator_runs_is_taken_over_without_a_pod_restart(clust
         assert after_change[1] > before[1], "a later change rolls the pods normally (a new ReplicaSet)"
         assert double.calls == []
         stack.destroy()
+
+
+def test_a_proxy_the_operator_runs_is_taken_over_without_a_pod_restart(cluster, make_stack):
+    from pulumi import automation as auto
+
+    from ..test_proxy import operator_proxy_objects, stack_proxies
+
+    ns = namespace(cluster, f"from-op-px-{uuids.uuid4().hex[:6]}")
+    core = client.CoreV1Api(cluster.api())
+    token = {"configToken": base64.b64encode(b"a-config-token").decode()}
+    core.create_namespaced_secret(ns, {"metadata": {"name": "dc-east-config"}, "data": token})
+    checksum = config_checksum([ReferencedData("secret", "dc-east-config", token)])
+    for obj in operator_proxy_objects(ns, checksum).values():
+        apply_as_the_operator(cluster, obj)
+    wait_available(cluster, ns, "dc-east", 1)
+    before = pods_and_replica_sets(cluster, ns)
+
+    (entry,) = stack_proxies("proxy-minimal")
+    taken = {**entry, "namespace": ns, "fromOperator": True}
+    stack = make_stack([], name="from-operator-proxy", kubeconfig=str(cluster.kubeconfig))
+    stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([taken])))
+    stack.up()
+    assert pods_and_replica_sets(cluster, ns) == before, "no pod replaced, same ReplicaSet"
+    deployment = client.AppsV1Api(cluster.api()).read_namespaced_deployment("dc-east", ns)
+    assert deployment.metadata.labels["app.kubernetes.io/managed-by"] == "pulumi-connector"
+    assert changes(stack.up().summary.resource_changes) == {}
+    stack.destroy()

@@ -33,7 +33,9 @@ def test_a_proxy_on_the_cluster_is_ready_stable_rolls_on_a_new_token_and_goes(cl
     spec = proxies[0]["spec"]
     secret_name = spec["configTokenSecretRef"]["name"]
     for ref in spec.get("secretRefs", []):
-        core.create_namespaced_secret(ns, {"metadata": {"name": ref["name"]}, "data": {"ca.crt": base64.b64encode(b"ca").decode()}})
+        core.create_namespaced_secret(
+            ns, {"metadata": {"name": ref["name"]}, "data": {"ca.crt": base64.b64encode(b"ca").decode()}}
+        )
     for ref in spec.get("configMapRefs", []):
         core.create_namespaced_config_map(ns, {"metadata": {"name": ref["name"]}, "data": {"trust.pem": "pem"}})
     if spec.get("nodeSelector"):
