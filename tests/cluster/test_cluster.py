@@ -320,7 +320,11 @@ def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp
             through = through_api_server(f"http://core.{ns}.svc.cluster.local:8080/api", access)
             verify = tls_context(through.verify, through.cert)
             headers = {"Authorization": f"Bearer {ADMIN_JWT}"}
-            answer = httpx.patch(through.at("/v2/connectors/some-uuid/approve"), headers=headers, verify=verify)
+            for _ in range(60):  # the Service's endpoints may not be ready yet (503 from the proxy)
+                answer = httpx.patch(through.at("/v2/connectors/some-uuid/approve"), headers=headers, verify=verify)
+                if answer.status_code != 503:
+                    break
+                time.sleep(0.5)
             assert answer.status_code == 204
             (seen,) = [json.loads(line) for line in log.read_text().splitlines()]
             assert seen["method"] == "PATCH" and seen["authorization"] is None
