@@ -480,8 +480,8 @@ its container security contexts, no default anti-affinity), so the running Repli
 Every object becomes the program's. Turning it off later rolls the pods once."""
 
 
-class ConnectorArgs(ConnectorSpec):
-    """Everything a ``ConnectorComponent`` needs: identity plus the spec, flattened."""
+class Identity(Model):
+    """Who a workload is: what a manifest's metadata says, plus the takeover setting."""
 
     name: DnsLabel
     namespace: DnsLabel = "default"
@@ -489,15 +489,24 @@ class ConnectorArgs(ConnectorSpec):
     from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
 
 
-class ConnectorEntry(Model):
+class EntryIdentity(Identity):
+    """An entry of a stack's list: as ``Identity``, with the namespace always written out."""
+
+    namespace: DnsLabel
+
+    def flattened(self, spec: BaseModel) -> dict[str, Any]:
+        """The spec's fields and the identity's, as the matching ``...Args`` take them."""
+        return {**dict(spec), **{field: getattr(self, field) for field in Identity.model_fields}}
+
+
+class ConnectorArgs(ConnectorSpec, Identity):
+    """Everything a ``ConnectorComponent`` needs: identity plus the spec, flattened."""
+
+
+class ConnectorEntry(EntryIdentity):
     """One entry of the stack config's ``connectors`` list: a Connector manifest's metadata and spec."""
 
-    name: DnsLabel
-    namespace: DnsLabel
-    labels: Labels = {}
-    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
     spec: ConnectorSpec
 
     def to_args(self) -> ConnectorArgs:
-        identity = {"name": self.name, "namespace": self.namespace, "labels": self.labels, "from_operator": self.from_operator}
-        return ConnectorArgs.model_validate({**dict(self.spec), **identity})
+        return ConnectorArgs.model_validate(self.flattened(self.spec))

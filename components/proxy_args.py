@@ -15,14 +15,13 @@ from pydantic import AfterValidator, Field, model_validator
 
 from . import kube_schema
 from .args import (
-    FROM_OPERATOR,
     AnnotationInputs,
     ConfigMapRefArgs,
-    DnsLabel,
+    EntryIdentity,
     EnvVarArgs,
     FreeForm,
+    Identity,
     LabelInputs,
-    Labels,
     Model,
     NetworkPolicyArgs,
     NonNegative,
@@ -110,24 +109,14 @@ class ProxySpec(Model):
         return self
 
 
-class ProxyArgs(ProxySpec):
+class ProxyArgs(ProxySpec, Identity):
     """Everything a ``ProxyComponent`` needs: identity plus the spec, flattened."""
 
-    name: DnsLabel
-    namespace: DnsLabel = "default"
-    labels: Labels = {}
-    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
 
-
-class ProxyEntry(Model):
+class ProxyEntry(EntryIdentity):
     """One entry of the stack config's ``proxies`` list: a Proxy manifest's metadata and spec."""
 
-    name: DnsLabel
-    namespace: DnsLabel
-    labels: Labels = {}
-    from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
     spec: ProxySpec
 
     def to_args(self) -> ProxyArgs:
-        identity = {"name": self.name, "namespace": self.namespace, "labels": self.labels, "from_operator": self.from_operator}
-        return ProxyArgs.model_validate({**dict(self.spec), **identity})
+        return ProxyArgs.model_validate(self.flattened(self.spec))

@@ -6,7 +6,6 @@ import json
 import os
 import pathlib
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -32,45 +31,42 @@ def wait_for(check, seconds: float) -> bool:
     return False
 
 
-def test_sigterm_to_a_run_holding_the_cluster_stops_every_process(cluster, tmp_path):
-    probe = tmp_path / "probe.json"
-    run = subprocess.Popen(
+def holding_a_cluster(probe: pathlib.Path) -> subprocess.Popen[str]:
+    """A pytest run of its own that brings a cluster up, writes its pids to ``probe`` and waits."""
+    return subprocess.Popen(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "cluster" / "sigterm_probe.py")],
         cwd=ROOT,
         env={**os.environ, "SIGTERM_PROBE_FILE": str(probe)},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
         text=True,
     )
+
+
+def ended(run: subprocess.Popen[str], probe: pathlib.Path, end: str) -> dict:
+    """Waits for the run to hold its cluster, ends it by ``end`` (a method of the process), and
+    returns what it held."""
     try:
         assert wait_for(probe.exists, 180), "the probe run did not bring its cluster up"
         held = json.loads(probe.read_text())
         assert len(held["pids"]) == 5 and all(alive(pid) for pid in held["pids"])
-        run.send_signal(signal.SIGTERM)
+        getattr(run, end)()
         run.wait(timeout=60)
     finally:
         if run.poll() is None:
             run.kill()
+    return held
+
+
+def test_sigterm_to_a_run_holding_the_cluster_stops_every_process(cluster, tmp_path):
+    probe = tmp_path / "probe.json"
+    held = ended(holding_a_cluster(probe), probe, "terminate")
     assert wait_for(lambda: not any(alive(pid) for pid in held["pids"]), 30), "control-plane processes left running"
     assert not pathlib.Path(held["folder"]).exists()
 
 
 def test_a_run_killed_outright_leaves_no_process_either(cluster, tmp_path):
     probe = tmp_path / "probe.json"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(ROOT / "tests" / "cluster" / "sigterm_probe.py")],
-        cwd=ROOT,
-        env={**os.environ, "SIGTERM_PROBE_FILE": str(probe)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for(probe.exists, 180)
-        held = json.loads(probe.read_text())
-        run.kill()
-        run.wait(timeout=30)
-    finally:
-        if run.poll() is None:
-            run.kill()
+    held = ended(holding_a_cluster(probe), probe, "kill")
     assert wait_for(lambda: not any(alive(pid) for pid in held["pids"]), 30), "control-plane processes left running"
     shutil.rmtree(held["folder"], ignore_errors=True)  # a process killed outright cannot clean up its files
