@@ -19,11 +19,13 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
+    ValidationError,
     model_validator,
 )
 from pydantic.alias_generators import to_camel
 
 from . import kube_schema
+from .errors import InvalidArgumentsError, describe
 from .kube_schema import bounded, conforms_to, each_conforms_to
 from .routing import url_problem
 
@@ -120,7 +122,21 @@ FreeForm = Annotated[dict[str, Any], BeforeValidator(bounded)]
 
 
 class Model(BaseModel):
-    """Base of every argument model: camelCase aliases, snake_case names, no unknown fields."""
+    """Base of every argument model: camelCase aliases, snake_case names, no unknown fields.
+
+    Built directly from Python (``ConnectorArgs(name=..., replicas=...)``), a model refuses bad
+    input with ``InvalidArgumentsError`` like the stack config does: every problem by its path,
+    no value repeated (pydantic's own error would print the values)."""
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            raise InvalidArgumentsError(describe(error), heading=f"invalid {type(self).__name__}") from None
+
+    # Only a direct call goes through this ``__init__``: pydantic still validates nested models
+    # itself (it would call an overridden ``__init__`` for them and lose the nested paths).
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     model_config = ConfigDict(
         alias_generator=to_camel,

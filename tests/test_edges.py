@@ -372,3 +372,31 @@ def test_junk_through_the_whole_program_ends_in_objects_or_one_clean_error(data,
 def test_the_samples_pass_as_json_config_too():
     for stack in SAMPLE_STACKS:
         assert parse_connectors(json.loads(json.dumps(stack_connectors(stack))))
+
+
+@pytest.mark.parametrize(
+    ("build", "path"),
+    [
+        (
+            lambda: __import__("components").ConnectorArgs(name="x", image={"repository": "r", "tag": "1"}, replicas=CANARY_TEXT),
+            "replicas",
+        ),
+        (
+            lambda: __import__("components.args", fromlist=["ImageArgs"]).ImageArgs(
+                repository="r", tag="1", digest=CANARY_NUMBER
+            ),
+            "digest",
+        ),
+        (
+            lambda: __import__("components.proxy_args", fromlist=["ProxyArgs"]).ProxyArgs(
+                name="p", config_token_secret_ref={"name": CANARY_NUMBER}
+            ),
+            "config_token_secret_ref.name",
+        ),
+    ],
+)
+def test_models_built_directly_from_python_refuse_like_the_config(build, path):
+    with pytest.raises(InvalidArgumentsError) as caught:
+        build()
+    assert caught.value.problems[0].startswith(f"{path}:")
+    assert CANARY_TEXT not in str(caught.value) and str(CANARY_NUMBER) not in str(caught.value)
