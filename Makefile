@@ -3,7 +3,7 @@ PY := .venv/bin/python
 STACK ?= dev
 ARGS ?=
 
-.PHONY: venv tools up preview refresh destroy urns test lint
+.PHONY: venv tools up preview refresh destroy urns test lint bench
 
 venv: .venv/.installed
 .venv/.installed: requirements.txt requirements-dev.txt
@@ -19,6 +19,11 @@ up preview refresh destroy urns: venv tools
 
 test: venv
 	$(PY) -m pytest
+
+# Not part of `make test`: through the real engine, minutes per size (see scripts/bench.py).
+bench: venv tools
+	$(PY) -m pip install -q -r requirements-bench.txt
+	$(PY) scripts/bench.py $(ARGS)
 
 lint: venv
 	$(PY) -m ruff check components tests scripts __main__.py
