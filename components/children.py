@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from .render.objects import RenderedWorkload, stamp_checksum
 
-OPTIONAL_KINDS = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
 Args = TypeVar("Args", bound=BaseModel)
 
 

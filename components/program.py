@@ -51,10 +51,6 @@ def read_list_config(config: pulumi.Config, key: str) -> Any:
         return text
 
 
-def read_connectors_config(config: pulumi.Config) -> Any:
-    return read_list_config(config, "connectors")
-
-
 def parse_entries(raw: Any, model: type[Entry], key: str) -> list[Entry]:
     """Every entry validated; one error listing every problem of every entry.
 
@@ -152,7 +148,7 @@ def resolve_all(
 def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
-    entries = parse_connectors(read_connectors_config(config))
+    entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))
     check_names_across_kinds(entries, proxies)
     check_routes(entries, config)

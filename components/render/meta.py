@@ -7,7 +7,6 @@ from typing import Any
 NAME_LABEL = "app.kubernetes.io/name"
 COMPONENT_LABEL = "app.kubernetes.io/component"
 MANAGED_BY_LABEL = "app.kubernetes.io/managed-by"
-CONNECTOR_LABEL = "otilm.com/connector"
 MANAGED_BY = "pulumi-connector"
 OPERATOR_MANAGED_BY = "ilm-operator"
 """The reference operator's value, kept on the pod template of a connector taken over from it."""
