@@ -95,48 +95,49 @@ class ClusterReader:
 def references_of(args: ConnectorArgs | ProxyArgs) -> list[Reference]:
     """Every object the checksum covers: a proxy's token Secret first, then the references."""
     refs = []
-    token = getattr(args, "config_token_secret_ref", None)
-    if token is not None:
-        refs.append(Reference("secret", token.name, args.namespace))
+    if isinstance(args, ProxyArgs):
+        refs.append(Reference("secret", args.config_token_secret_ref.name, args.namespace))
     refs += [Reference("secret", r.name, args.namespace, r.source) for r in args.secret_refs]
     refs += [Reference("configmap", r.name, args.namespace, r.source) for r in args.config_map_refs]
     return refs
 
 
-def token_problems(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> list[str]:
-    """A proxy's token key must be in its Secret (the signing key may be absent)."""
-    token = getattr(args, "config_token_secret_ref", None)
-    if token is None:
-        return []
-    for data in read:
-        if data.kind == "secret" and data.name == token.name and token.token_key not in data.data:
-            ref = Reference("secret", token.name, args.namespace)
-            return [f'{ref.describe()} has no key "{token.token_key}" (configTokenSecretRef.tokenKey)']
-    return []
+def check_config_token(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> None:
+    """A proxy's token Secret, as read: its ``tokenKey`` must be there (the signing key may be
+    absent); an expired token (its JWT ``exp`` claim, read, never verified) is a warning."""
+    if not isinstance(args, ProxyArgs):
+        return
+    token = args.config_token_secret_ref
+    data = next((d.data for d in read if d.kind == "secret" and d.name == token.name), None)
+    if data is None:  # not read (render mode): nothing to check
+        return
+    if token.token_key not in data:
+        ref = Reference("secret", token.name, args.namespace)
+        raise InvalidArgumentsError(
+            [f'{ref.describe()} has no key "{token.token_key}" (configTokenSecretRef.tokenKey)'],
+            heading="referenced objects not found",
+        )
+    expired = token_expiry(data[token.token_key])
+    if expired:
+        pulumi.log.warn(
+            f"the config token of proxy {args.name!r} expired at {expired}: rotate it (edit its Secret; the pods roll)"
+        )
 
 
-def token_expiry(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> str | None:
-    """When a proxy's config token (a JWT) has expired, the time it did; only its numeric
-    ``exp`` claim is read, nothing is verified, and a token that is not a JWT is fine."""
+def token_expiry(encoded: str) -> str | None:
+    """When a JWT (base64-encoded, as a Secret holds it) has expired, the time it did (only
+    its numeric ``exp`` claim is read); None while valid, or when it is not a JWT or has no ``exp``."""
     import json
     import time
     from datetime import UTC, datetime
 
-    token = getattr(args, "config_token_secret_ref", None)
-    if token is None:
+    try:
+        payload = base64.b64decode(encoded).decode().split(".")[1]
+        expires = float(json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))["exp"])
+    except (ValueError, IndexError, KeyError, TypeError):
         return None
-    for data in read:
-        if data.kind != "secret" or data.name != token.name or token.token_key not in data.data:
-            continue
-        try:
-            jwt = base64.b64decode(data.data[token.token_key]).decode()
-            payload = jwt.split(".")[1]
-            claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-            expires = float(claims["exp"])
-        except (ValueError, IndexError, KeyError, TypeError):
-            return None
-        if expires < time.time():
-            return datetime.fromtimestamp(expires, UTC).isoformat().replace("+00:00", "Z")
+    if expires < time.time():
+        return datetime.fromtimestamp(expires, UTC).isoformat().replace("+00:00", "Z")
     return None
 
 
@@ -185,14 +186,7 @@ def resolve_references(args: ConnectorArgs | ProxyArgs, reader: ReferenceReader 
                 resolved.read_any_secret |= ref.kind == "secret"
     if missing:
         raise MissingReferencesError(missing)
-    problems = token_problems(args, resolved.read)
-    if problems:
-        raise InvalidArgumentsError(problems, heading="referenced objects not found")
-    expired = token_expiry(args, resolved.read)
-    if expired:
-        pulumi.log.warn(
-            f"the config token of proxy {args.name!r} expired at {expired}: rotate it (edit its Secret; the pods roll)"
-        )
+    check_config_token(args, resolved.read)
     if isinstance(args, ConnectorArgs):
         resolved.admin_credentials = read_admin_credentials(args, reader)
     return resolved

@@ -118,16 +118,19 @@ class RegistrationProvider(ResourceProvider):
             float(props.get("deadline_seconds") or 600),
         )
 
-    def _admin(self, props: dict[str, Any]) -> Any:
+    def _admin(self, props: dict[str, Any], destination: Any = None) -> Any:
+        """The administrator's client for ``destination`` (built from ``props`` when not given),
+        or None without admin credentials."""
         from components.platform_client import PlatformAdmin
 
-        destination = self._destination(props)
+        destination = destination or self._destination(props)
         return PlatformAdmin(destination, self._retry(props)) if destination.admin is not None else None
 
     def create(self, props: dict[str, Any]) -> CreateResult:
         from components.platform_client import Duplicate, RegistrationError, register, request_body
 
-        admin = self._admin(props)
+        destination = self._destination(props)
+        admin = self._admin(props, destination)
         version = props.get("connector_version") or "v2"
         adopt = props.get("adopt_uuid")
         if adopt:
@@ -141,7 +144,7 @@ class RegistrationProvider(ResourceProvider):
             attributes = (props.get("auth_attributes"), props.get("custom_attributes"))
             body = request_body(props["name"], version, props["url"], props["auth_type"], *attributes)
             try:
-                registered = register(self._destination(props), body, self._retry(props))
+                registered = register(destination, body, self._retry(props))
                 uuid, status = registered.uuid, registered.status
             except Duplicate:
                 if admin is None:
