@@ -9,7 +9,8 @@ label and annotation values) may be ``pulumi.Output``s when the component is use
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, TypeVar
 
 import pulumi
 from pydantic import (
@@ -25,7 +26,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from . import kube_schema
-from .errors import InvalidArgumentsError, describe
+from .errors import InvalidArgumentsError, describe, kind_of
 from .kube_schema import bounded, conforms_to, each_conforms_to
 from .routing import url_problem
 
@@ -147,6 +148,22 @@ class Model(BaseModel):
         # No silent conversions: `replicas: true` or `port: "80"` is an error, not 1 or 80.
         strict=True,
     )
+
+
+M = TypeVar("M", bound=Model)
+
+
+def validated(model: type[M], args: M | Mapping[str, Any], path: str = "", heading: str = "invalid connector arguments") -> M:
+    """``args`` as a ``model``: given as one, or validated from a mapping; else
+    ``InvalidArgumentsError`` listing every offending field."""
+    if isinstance(args, model):
+        return args
+    if not isinstance(args, Mapping):
+        raise InvalidArgumentsError([f"{path or 'args'}: must be {model.__name__} or a mapping of them (got {kind_of(args)})"])
+    try:
+        return model.model_validate(dict(args))
+    except ValidationError as error:
+        raise InvalidArgumentsError(describe(error, path), heading) from None
 
 
 class ImageArgs(Model):

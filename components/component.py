@@ -6,12 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-from pydantic import ValidationError
 
-from .args import ConnectorArgs, RegistrationArgs
+from .args import ConnectorArgs, RegistrationArgs, validated
 from .children import create_children, render_when_known
 from .cluster_access import has_credentials
-from .errors import InvalidArgumentsError, describe, kind_of
+from .errors import InvalidArgumentsError
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .registration import Registration
 from .render.connector import render_connector
@@ -22,14 +21,7 @@ TYPE_TOKEN = "connectors:index:Connector"
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
-    if isinstance(args, ConnectorArgs):
-        return args
-    if not isinstance(args, Mapping):
-        raise InvalidArgumentsError([f"{path or 'args'}: must be ConnectorArgs or a mapping of them (got {kind_of(args)})"])
-    try:
-        return ConnectorArgs.model_validate(dict(args))
-    except ValidationError as error:
-        raise InvalidArgumentsError(describe(error, path)) from None
+    return validated(ConnectorArgs, args, path)
 
 
 def registration_route(

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-from pydantic import ValidationError
 
+from .args import validated
 from .children import create_children, render_when_known
-from .errors import InvalidArgumentsError, describe, kind_of
+from .errors import InvalidArgumentsError
 from .proxy_args import BOM_TAG, ProxyArgs
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
 from .render.proxy import endpoints, render_proxy
@@ -24,14 +24,7 @@ TYPE_TOKEN = "connectors:index:Proxy"
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
-    if isinstance(args, ProxyArgs):
-        return args
-    if not isinstance(args, Mapping):
-        raise InvalidArgumentsError([f"{path or 'args'}: must be ProxyArgs or a mapping of them (got {kind_of(args)})"])
-    try:
-        return ProxyArgs.model_validate(dict(args))
-    except ValidationError as error:
-        raise InvalidArgumentsError(describe(error, path), heading="invalid proxy arguments") from None
+    return validated(ProxyArgs, args, path, heading="invalid proxy arguments")
 
 
 def enabled_kinds(args: ProxyArgs) -> list[str]:
