@@ -6,12 +6,13 @@ from typing import Any, Protocol
 
 from ..args import ConnectorArgs, ProbeArgs, StrategyArgs, is_zero
 from ..checksum import EMPTY_CHECKSUM
+from ..proxy_args import ProxyArgs
 from .ingress import render_ingress
 from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
 from .network_policy import render_network_policy
 from .objects import RenderedWorkload, stamp_checksum
 from .pod_disruption_budget import render_pod_disruption_budget
-from .refs import project_refs
+from .refs import Projection, project_refs
 from .service_monitor import render_service_monitor
 from .workload import Probe, Workload, render_deployment, render_service, render_service_account
 
@@ -100,6 +101,41 @@ def spread_over_nodes(selector: dict[str, str]) -> Obj:
     }
 
 
+def shared_workload_fields(
+    args: ConnectorArgs | ProxyArgs, component: str, projection: Projection, config_checksum: str
+) -> dict[str, Any]:
+    """The ``Workload`` fields every kind fills the same way from its arguments: identity and
+    labels, image, replicas, references and volumes, resources, hardening, pod metadata,
+    scheduling, extra containers, service account, the operator's pod template when taking over."""
+    return {
+        "name": args.name,
+        "namespace": args.namespace,
+        "labels": labels(args.name, component),
+        "selector_labels": selector_labels(args.name, component),
+        "image": image_reference(args.image),
+        "pull_policy": args.image.pull_policy,
+        "pull_secrets": list(args.image.pull_secrets),
+        "replicas": args.replicas,
+        "command": args.image.command,
+        "args": args.image.args,
+        "env_from": projection.env_from,
+        "volumes": projection.volumes,
+        "volume_mounts": projection.volume_mounts,
+        "resources": args.resources,
+        "read_only_root_filesystem": args.security_context.read_only_root_filesystem,
+        "fs_group": args.security_context.fs_group,
+        "pod_labels": dict(args.pod_labels),
+        "pod_annotations": merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
+        "node_selector": dict(args.node_selector),
+        "tolerations": list(args.tolerations),
+        "init_containers": list(args.init_containers),
+        "sidecars": list(args.sidecars),
+        "service_account_name": args.service_account.name,
+        "template_labels": labels(args.name, component, OPERATOR_MANAGED_BY) if args.from_operator else None,
+        "operator_hardening": args.from_operator,
+    }
+
+
 def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> Workload:
     selector = selector_labels(args.name)
     projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
@@ -108,40 +144,16 @@ def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSU
     if affinity is None and args.replicas > 1 and not args.from_operator:
         affinity = spread_over_nodes(selector)
     return Workload(
-        name=args.name,
-        namespace=args.namespace,
-        labels=labels(args.name),
-        selector_labels=selector,
+        **shared_workload_fields(args, "connector", projection, config_checksum),
         container_name="connector",
-        image=image_reference(args.image),
-        pull_policy=args.image.pull_policy,
-        pull_secrets=list(args.image.pull_secrets),
         port=args.service.port,
-        replicas=args.replicas,
         strategy=strategy(args.strategy),
-        command=args.image.command,
-        args=args.image.args,
         env=env + projection.env,
-        env_from=projection.env_from,
-        volumes=projection.volumes,
-        volume_mounts=projection.volume_mounts,
         liveness=probe(args.probes.liveness, "liveness"),
         readiness=probe(args.probes.readiness, "readiness"),
         startup=probe(args.probes.startup, "startup"),
-        resources=args.resources,
-        read_only_root_filesystem=args.security_context.read_only_root_filesystem,
-        fs_group=args.security_context.fs_group,
-        pod_labels=dict(args.pod_labels),
-        pod_annotations=merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
-        node_selector=dict(args.node_selector),
-        tolerations=list(args.tolerations),
         affinity=affinity,
-        init_containers=list(args.init_containers),
-        sidecars=list(args.sidecars),
-        service_account_name=args.service_account.name,
         termination_grace_period_seconds=args.lifecycle.termination_grace_period_seconds,
-        template_labels=labels(args.name, managed_by=OPERATOR_MANAGED_BY) if args.from_operator else None,
-        operator_hardening=args.from_operator,
     )
 
 

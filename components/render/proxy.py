@@ -11,8 +11,7 @@ from typing import Any
 
 from ..checksum import EMPTY_CHECKSUM
 from ..proxy_args import RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs
-from .connector import image_reference, probe_from, with_extra_labels
-from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
+from .connector import probe_from, shared_workload_fields, with_extra_labels
 from .network_policy import render_network_policy
 from .objects import RenderedWorkload
 from .pod_disruption_budget import render_pod_disruption_budget
@@ -64,40 +63,16 @@ def proxy_env(args: ProxyArgs, keyed: list[Obj]) -> list[Obj]:
 def proxy_workload(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Workload:
     projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
     return Workload(
-        name=args.name,
-        namespace=args.namespace,
-        labels=labels(args.name, COMPONENT),
-        selector_labels=selector_labels(args.name, COMPONENT),
+        **shared_workload_fields(args, COMPONENT, projection, config_checksum),
         container_name="proxy",
-        image=image_reference(args.image),
-        pull_policy=args.image.pull_policy,
-        pull_secrets=list(args.image.pull_secrets),
         port=HTTP_PORT,
         extra_ports=[("api", API_PORT)],
-        replicas=args.replicas,
-        command=args.image.command,
-        args=args.image.args,
         env=proxy_env(args, projection.env),
-        env_from=projection.env_from,
-        volumes=projection.volumes,
-        volume_mounts=projection.volume_mounts,
         liveness=probe_from(args.probes.liveness, DEFAULT_PROBES["liveness"]),
         readiness=probe_from(args.probes.readiness, DEFAULT_PROBES["readiness"]),
         startup=probe_from(args.probes.startup, DEFAULT_PROBES["startup"]),
-        resources=args.resources,
-        read_only_root_filesystem=args.security_context.read_only_root_filesystem,
-        fs_group=args.security_context.fs_group,
-        pod_labels=dict(args.pod_labels),
-        pod_annotations=merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
-        node_selector=dict(args.node_selector),
-        tolerations=list(args.tolerations),
         affinity=args.affinity,
-        init_containers=list(args.init_containers),
-        sidecars=list(args.sidecars),
-        service_account_name=args.service_account.name,
         termination_grace_period_seconds=args.termination_grace_period_seconds,
-        template_labels=labels(args.name, COMPONENT, OPERATOR_MANAGED_BY) if args.from_operator else None,
-        operator_hardening=args.from_operator,
     )
 
 
