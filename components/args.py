@@ -477,6 +477,17 @@ class ConnectorSpec(Model):
     ingress: IngressArgs | None = None
     registration: RegistrationArgs | None = None
 
+    def optional_kinds(self) -> set[str]:
+        """The optional kinds this connector renders (the renderer and the component both ask)."""
+        pdb, monitor = self.lifecycle.pod_disruption_budget, self.metrics.service_monitor
+        enabled = {
+            "pod_disruption_budget": pdb is not None and pdb.enabled,
+            "service_monitor": self.metrics.enabled and monitor is not None and monitor.enabled,
+            "network_policy": self.network_policy.enabled,
+            "ingress": self.ingress is not None,
+        }
+        return {kind for kind, on in enabled.items() if on}
+
     @model_validator(mode="after")
     def _unique_names(self) -> ConnectorSpec:
         check_unique_volume_names(self.volumes, self.secret_refs, self.config_map_refs)

@@ -79,18 +79,6 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
     return {key: value for key, value in values.items() if value is not None}
 
 
-def enabled_kinds(args: ConnectorArgs) -> list[str]:
-    """The optional kinds this connector renders."""
-    pdb, monitor = args.lifecycle.pod_disruption_budget, args.metrics.service_monitor
-    enabled = {
-        "pod_disruption_budget": pdb is not None and pdb.enabled,
-        "service_monitor": args.metrics.enabled and monitor is not None and monitor.enabled,
-        "network_policy": args.network_policy.enabled,
-        "ingress": args.ingress is not None,
-    }
-    return [kind for kind, on in enabled.items() if on]
-
-
 class ConnectorComponent(pulumi.ComponentResource):
     """A connector's Deployment, Service, ServiceAccount and optional PDB, ServiceMonitor,
     NetworkPolicy and Ingress, plus its one-time registration with the platform."""
@@ -134,7 +122,7 @@ class ConnectorComponent(pulumi.ComponentResource):
 
         rendered = render_when_known(validated, render_connector, exclude={"registration"})
         checksum = checksum_output(references)
-        resources = create_children(self, name, rendered, checksum, enabled_kinds(validated))
+        resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         deployment = resources["deployment"]
 
         self.endpoint = pulumi.Output.from_input(rendered).apply(lambda r: r.endpoint)

@@ -102,6 +102,17 @@ class ProxySpec(Model):
     network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
     service_account: ServiceAccountArgs = ServiceAccountArgs()
 
+    def optional_kinds(self) -> set[str]:
+        """The optional kinds this proxy renders (the renderer and the component both ask)."""
+        pdb, metrics = self.pod_disruption_budget, self.metrics
+        monitor = metrics.service_monitor if metrics is not None else None
+        enabled = {
+            "pod_disruption_budget": pdb is not None and pdb.enabled,
+            "service_monitor": metrics is not None and metrics.enabled and monitor is not None and monitor.enabled,
+            "network_policy": self.network_policy.enabled,
+        }
+        return {kind for kind, on in enabled.items() if on}
+
     @model_validator(mode="after")
     def _rules(self) -> ProxySpec:
         check_unique_volume_names(self.volumes, self.secret_refs, self.config_map_refs)

@@ -27,17 +27,6 @@ def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> 
     return validated(ProxyArgs, args, path, heading="invalid proxy arguments")
 
 
-def enabled_kinds(args: ProxyArgs) -> list[str]:
-    pdb, metrics = args.pod_disruption_budget, args.metrics
-    monitor = metrics.service_monitor if metrics is not None else None
-    enabled = {
-        "pod_disruption_budget": pdb is not None and pdb.enabled,
-        "service_monitor": metrics is not None and metrics.enabled and monitor is not None and monitor.enabled,
-        "network_policy": args.network_policy.enabled,
-    }
-    return [kind for kind, on in enabled.items() if on]
-
-
 class ProxyComponent(pulumi.ComponentResource):
     """A proxy's Deployment, two-port Service, ServiceAccount, NetworkPolicy and optional PDB
     and ServiceMonitor."""
@@ -74,7 +63,7 @@ class ProxyComponent(pulumi.ComponentResource):
 
         rendered = render_when_known(validated, render_proxy)
         checksum = checksum_output(references)
-        resources = create_children(self, name, rendered, checksum, enabled_kinds(validated))
+        resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         health, api = endpoints(validated.name, validated.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)

@@ -169,23 +169,24 @@ def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM)
     name, namespace, own = args.name, args.namespace, w.labels
     pdb = args.lifecycle.pod_disruption_budget
     monitor = args.metrics.service_monitor
+    kinds = args.optional_kinds()
     rendered = RenderedWorkload(
         deployment=render_deployment(w),
         service=render_service(w, args.service.type, args.service.node_port),
         service_account=render_service_account(w, args.service_account.annotations),
         pod_disruption_budget=(
             render_pod_disruption_budget(name, namespace, own, w.selector_labels, pdb)
-            if pdb is not None and pdb.enabled
+            if pdb is not None and "pod_disruption_budget" in kinds
             else None
         ),
         service_monitor=(
             render_service_monitor(name, namespace, own, w.selector_labels, args.metrics.path, monitor)
-            if args.metrics.enabled and monitor is not None and monitor.enabled
+            if "service_monitor" in kinds
             else None
         ),
         network_policy=(
             render_network_policy(name, namespace, own, w.selector_labels, [args.service.port])
-            if args.network_policy.enabled
+            if "network_policy" in kinds
             else None
         ),
         ingress=render_ingress(name, namespace, own, args.ingress) if args.ingress is not None else None,

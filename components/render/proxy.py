@@ -82,23 +82,24 @@ def render_proxy(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Rend
     pdb = args.pod_disruption_budget
     metrics = args.metrics
     monitor = metrics.service_monitor if metrics is not None else None
+    kinds = args.optional_kinds()
     rendered = RenderedWorkload(
         deployment=render_deployment(w),
         service=render_service(w),
         service_account=render_service_account(w, args.service_account.annotations),
         pod_disruption_budget=(
             render_pod_disruption_budget(name, namespace, own, w.selector_labels, pdb)
-            if pdb is not None and pdb.enabled
+            if pdb is not None and "pod_disruption_budget" in kinds
             else None
         ),
         service_monitor=(
             render_service_monitor(name, namespace, own, w.selector_labels, metrics.path, monitor)
-            if metrics is not None and metrics.enabled and monitor is not None and monitor.enabled
+            if metrics is not None and "service_monitor" in kinds
             else None
         ),
         network_policy=(
             render_network_policy(name, namespace, own, w.selector_labels, [HTTP_PORT, API_PORT])
-            if args.network_policy.enabled
+            if "network_policy" in kinds
             else None
         ),
         ingress=None,
