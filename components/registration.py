@@ -167,7 +167,8 @@ class RegistrationProvider(ResourceProvider):
         """The existing record with this name, when it is this connector (same url and version)."""
         from components.platform_client import RegistrationError
 
-        same_name = admin.find(lambda r: r.name == name)
+        records = admin.find(lambda r: r.name == name or (r.url == url and r.version == version))
+        same_name = [r for r in records if r.name == name]
         for record in same_name:
             if record.url == url and record.version == version:
                 return record.uuid, record.status
@@ -176,7 +177,7 @@ class RegistrationProvider(ResourceProvider):
                 "registration failed with status 409: a connector of the same name is registered with another url or "
                 f"version (uuid {same_name[0].uuid}); rename this one, or adopt that one with registration.uuid"
             )
-        holders = admin.find(lambda r: r.url == url and r.version == version)
+        holders = [r for r in records if r.url == url and r.version == version]
         holder = f" (uuid {holders[0].uuid})" if holders else ""
         raise RegistrationError(
             f"registration failed with status 409: another connector{holder} is registered with this url and version"
