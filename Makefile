@@ -3,7 +3,7 @@ PY := .venv/bin/python
 STACK ?= dev
 ARGS ?=
 
-.PHONY: venv tools up preview refresh destroy urns test lint bench
+.PHONY: venv tools up preview refresh destroy urns cancel test lint bench
 
 venv: .venv/.installed
 .venv/.installed: requirements.txt requirements-dev.txt
@@ -14,7 +14,7 @@ venv: .venv/.installed
 tools:
 	bash scripts/install-tools
 
-up preview refresh destroy urns: venv tools
+up preview refresh destroy urns cancel: venv tools
 	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)
 
 test: venv

@@ -147,6 +147,8 @@ class Model(BaseModel):
         frozen=True,
         # No silent conversions: `replicas: true` or `port: "80"` is an error, not 1 or 80.
         strict=True,
+        # Field docstrings are the fields' descriptions (the component package's schema shows them).
+        use_attribute_docstrings=True,
     )
 
 
@@ -168,14 +170,23 @@ def validated(model: type[M], args: M | Mapping[str, Any], path: str = "", headi
 
 class ImageArgs(Model):
     repository: Annotated[str, Field(min_length=1)]
+    """The image repository (with its registry unless `registry` is set), e.g. `registry.example.com/team/connector`."""
     registry: str | None = None
+    """The registry host, joined before the repository when set."""
     name: str | None = None
+    """The image name, joined after the repository when set."""
     tag: StrInput
+    """The image tag; may be empty only when `digest` is set."""
     digest: Annotated[Any, AfterValidator(_digest)] = None
+    """A `sha256:` digest: the image is pulled by digest (and the tag kept for readers)."""
     pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    """When the kubelet pulls the image."""
     pull_secrets: list[Annotated[str, Field(min_length=1)]] = []
+    """Names of image pull Secrets in the namespace."""
     command: list[str] | None = None
+    """Replaces the image's entrypoint."""
     args: list[str] | None = None
+    """Replaces the image's arguments."""
 
     @model_validator(mode="after")
     def _tag_not_empty(self) -> ImageArgs:
@@ -186,8 +197,11 @@ class ImageArgs(Model):
 
 class ServiceArgs(Model):
     port: Port = 8080
+    """The port the connector listens on and the Service exposes."""
     type: Literal["ClusterIP", "NodePort", "LoadBalancer"] = "ClusterIP"
+    """The Service type."""
     node_port: Annotated[int, Field(ge=30000, le=32767)] | None = None
+    """The node port (30000-32767); only with type NodePort."""
 
     @model_validator(mode="after")
     def _node_port_needs_node_port_type(self) -> ServiceArgs:
@@ -198,12 +212,16 @@ class ServiceArgs(Model):
 
 class RollingUpdateArgs(Model):
     max_surge: IntOrPercent | None = None
+    """Pods above the desired count during a rollout: a number or a percentage."""
     max_unavailable: IntOrPercent | None = None
+    """Pods that may be unavailable during a rollout: a number or a percentage."""
 
 
 class StrategyArgs(Model):
     type: Literal["Recreate", "RollingUpdate"] | None = None
+    """How pods are replaced on a change."""
     rolling_update: RollingUpdateArgs | None = None
+    """Rolling update settings; only with type RollingUpdate."""
 
     @model_validator(mode="after")
     def _rules(self) -> StrategyArgs:
@@ -226,8 +244,11 @@ def is_zero(value: int | str | None) -> bool:
 
 class SecurityContextArgs(Model):
     run_as_non_root: bool = True
+    """Always true: connectors run as non-root (false is refused)."""
     read_only_root_filesystem: bool = True
+    """Mount the container's root filesystem read-only."""
     fs_group: NonNegative | None = None
+    """The group that owns mounted volumes."""
 
     @model_validator(mode="after")
     def _non_root_only(self) -> SecurityContextArgs:
@@ -242,32 +263,47 @@ class ProbeArgs(Model):
     """One probe as given: an empty path means no such probe; unset numbers take the API's."""
 
     path: str = ""
+    """The HTTP path probed; empty means no such probe."""
     initial_delay_seconds: NonNegative | None = None
+    """Seconds before the first probe."""
     period_seconds: Positive | None = None
+    """Seconds between probes."""
     failure_threshold: Positive | None = None
+    """Failures in a row before the probe fails."""
 
 
 class ProbesArgs(Model):
     liveness: ProbeArgs | None = None
+    """Restarts the container when it fails."""
     readiness: ProbeArgs | None = None
+    """Takes the pod out of the Service while it fails."""
     startup: ProbeArgs | None = None
+    """Holds the other probes until it succeeds."""
 
 
 class EnvVarArgs(Model):
     name: EnvName
+    """The variable's name."""
     value: str | None = None
+    """The variable's value (plain text in the Deployment: put secrets in `secretRefs`)."""
 
 
 class SecretKeyArgs(Model):
     secret_key: Annotated[str, Field(min_length=1)]
+    """The key in the Secret."""
     env_var: EnvName | None = None
+    """The environment variable it becomes (type env)."""
     path: str | None = None
+    """The file it becomes under the mount path (type volume)."""
 
 
 class ConfigMapKeyArgs(Model):
     config_map_key: Annotated[str, Field(min_length=1)]
+    """The key in the ConfigMap."""
     env_var: EnvName | None = None
+    """The environment variable it becomes (type env)."""
     path: str | None = None
+    """The file it becomes under the mount path (type volume)."""
 
 
 def _resource_or_none(value: Any) -> Any:
@@ -278,8 +314,11 @@ def _resource_or_none(value: Any) -> Any:
 
 class _RefArgs(Model):
     name: Annotated[str, Field(min_length=1, max_length=253)]
+    """The referenced object's name, in the connector's namespace."""
     type: Literal["env", "volume"]
+    """Consumed as environment variables or as a mounted volume."""
     mount_path: AbsolutePath | None = None
+    """Where the volume is mounted; required for type volume."""
     source: Annotated[Any, AfterValidator(_resource_or_none)] = None
     """Python only: the program's own Secret / ConfigMap resource named ``name``; its data
     output feeds the checksum and nothing is read from the cluster."""
@@ -295,27 +334,37 @@ class _RefArgs(Model):
 
 class SecretRefArgs(_RefArgs):
     keys: list[SecretKeyArgs] = []
+    """The keys used (default: every key, by its own name)."""
 
 
 class ConfigMapRefArgs(_RefArgs):
     keys: list[ConfigMapKeyArgs] = []
+    """The keys used (default: every key, by its own name)."""
 
 
 class EmptyDirArgs(Model):
     medium: Literal["", "Memory"] | None = None
+    """Where the volume lives: node storage (empty) or memory."""
     size_limit: Annotated[str, Field(pattern=kube_schema.QUANTITY)] | None = None
+    """The volume's size limit, as a Kubernetes quantity."""
 
 
 class PersistentVolumeClaimArgs(Model):
     claim_name: Annotated[str, Field(min_length=1)]
+    """The claim's name in the namespace."""
     read_only: bool = False
+    """Mount the claim read-only."""
 
 
 class VolumeArgs(Model):
     name: DnsLabel
+    """The volume's name in the pod."""
     mount_path: AbsolutePath
+    """Where it is mounted in the container."""
     empty_dir: EmptyDirArgs | None = None
+    """A scratch volume."""
     persistent_volume_claim: PersistentVolumeClaimArgs | None = None
+    """A persistent volume claim."""
 
     @model_validator(mode="after")
     def _one_source(self) -> VolumeArgs:
@@ -326,59 +375,86 @@ class VolumeArgs(Model):
 
 class PodDisruptionBudgetArgs(Model):
     enabled: bool = False
+    """Render a PodDisruptionBudget."""
     min_available: IntOrPercent | None = None
+    """Pods that must stay available: a number or a percentage."""
     max_unavailable: IntOrPercent | None = None
+    """Pods that may be unavailable: a number or a percentage."""
 
 
 class LifecycleArgs(Model):
     termination_grace_period_seconds: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    """Seconds a pod has to stop before it is killed."""
     pod_disruption_budget: PodDisruptionBudgetArgs | None = None
+    """The PodDisruptionBudget, when enabled."""
 
 
 class ServiceMonitorArgs(Model):
     enabled: bool = False
+    """Render a Prometheus Operator ServiceMonitor."""
     interval: Annotated[str, Field(pattern=r"^([0-9]+(ms|s|m|h))+$")] | None = None
+    """How often Prometheus scrapes, e.g. `30s`."""
     labels: Labels = {}
+    """Labels on the ServiceMonitor (so that a Prometheus selects it)."""
 
 
 class MetricsArgs(Model):
     enabled: bool = False
+    """The connector serves metrics."""
     # Accepted so that a Connector manifest pastes unchanged; scraping uses the `http` port.
     port: Port | None = None
+    """Accepted as in a Connector manifest; scraping uses the Service's http port."""
     path: AbsolutePath = "/v1/metrics"
+    """The metrics path."""
     service_monitor: ServiceMonitorArgs | None = None
+    """The ServiceMonitor, when enabled."""
 
 
 class NetworkPolicyArgs(Model):
     enabled: bool = True
+    """Render a NetworkPolicy letting in only the connector's port."""
 
 
 class ServiceAccountArgs(Model):
     name: DnsLabel | None = None
+    """The ServiceAccount's name (default: the connector's)."""
     annotations: Annotations = {}
+    """Annotations on the ServiceAccount (e.g. a cloud identity binding)."""
 
 
 class IngressArgs(Model):
     host: Annotated[str, Field(pattern=r"^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")]
+    """The host name routed to the connector."""
     path: AbsolutePath = "/"
+    """The path routed."""
     path_type: Literal["Prefix", "Exact", "ImplementationSpecific"] = "Prefix"
+    """How the path matches."""
     class_name: str | None = None
+    """The IngressClass."""
     tls_secret_name: str | None = None
+    """A Secret with the host's TLS certificate."""
     annotations: Annotations = {}
+    """Annotations on the Ingress."""
 
 
 class AttributeArgs(Model):
     name: Annotated[str, Field(min_length=1)]
+    """The attribute's name."""
     content: Annotated[JsonValue, BeforeValidator(bounded)] = None
+    """The attribute's content, any JSON value."""
 
 
 class AdminSecretRefArgs(Model):
     """A Secret in the connector's namespace holding the administrator's credentials."""
 
     name: DnsLabel
+    """The Secret's name."""
     bearer_token_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+    """The key holding a bearer token."""
     client_certificate_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+    """The key holding a PEM client certificate."""
     client_key_key: Annotated[str, Field(min_length=1, max_length=253)] | None = None
+    """The key holding the certificate's PEM private key."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> AdminSecretRefArgs:
@@ -396,9 +472,13 @@ class AdminCredentialsArgs(Model):
     (secret config, or Outputs from Python) or as a Secret to read. Always secret in state."""
 
     bearer_token: StrInput | None = None
+    """An administrator's bearer token."""
     client_certificate: StrInput | None = None
+    """An administrator's PEM client certificate."""
     client_key: StrInput | None = None
+    """The client certificate's PEM private key."""
     secret_ref: AdminSecretRefArgs | None = None
+    """A Secret to read the credentials from instead."""
 
     @model_validator(mode="after")
     def _one_source(self) -> AdminCredentialsArgs:
@@ -418,22 +498,37 @@ PLATFORM_UUID = r"^[A-Za-z0-9][-A-Za-z0-9]{0,63}$"
 
 class RegistrationArgs(Model):
     platform_url: StrInput
+    """The platform Core's base URL."""
     name: Annotated[str, Field(min_length=1)]
+    """The connector's name on the platform."""
     auth_type: Literal["none", "basic", "certificate", "apiKey", "jwt"]
+    """How the platform authenticates to the connector."""
     auth_attributes: list[AttributeArgs] = []
+    """The authentication's attributes (always secret in state)."""
     custom_attributes: list[AttributeArgs] = []
+    """Further attributes sent with the registration."""
     version: Literal["v1", "v2"] = "v2"
+    """The connector API version the connector implements."""
     retry_initial_seconds: Annotated[float, Field(gt=0, le=86400)] = 5
+    """The first wait between attempts while the platform is unreachable."""
     retry_max_seconds: Annotated[float, Field(gt=0, le=86400)] = 300
+    """The longest wait between attempts."""
     deadline_seconds: Annotated[float, Field(gt=0, le=86400)] = 600
+    """How long registration keeps trying before the update fails."""
     ca_bundle: str | None = None
+    """PEM certificates to trust for the platform's URL."""
     insecure_skip_tls_verify: bool = False
+    """Skip verifying the platform's certificate (tests only)."""
     route: Literal["auto", "direct", "apiServerProxy"] = "auto"
+    """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
     uuid: Annotated[str, Field(pattern=PLATFORM_UUID)] | None = None
     """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
     admin_credentials: AdminCredentialsArgs | None = None
+    """An administrator, for adopting, approving and de-registering."""
     approve: bool = False
+    """Approve the connector after registering it (needs adminCredentials)."""
     deregister_on_destroy: bool = False
+    """Delete the platform's record when the connector is destroyed (needs adminCredentials)."""
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:
@@ -453,29 +548,53 @@ class ConnectorSpec(Model):
     """The ``spec`` of a Connector resource."""
 
     image: ImageArgs
+    """The connector's image."""
     service: ServiceArgs = ServiceArgs()
+    """The Service in front of the connector."""
     replicas: NonNegative = 1
+    """The number of pods."""
     strategy: StrategyArgs | None = None
+    """How the Deployment replaces pods."""
     resources: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.RESOURCES))] | None = None
+    """The container's resource requests and limits, as in a pod spec."""
     pod_annotations: AnnotationInputs = {}
+    """Annotations on the pods."""
     pod_labels: LabelInputs = {}
+    """Labels on the pods."""
     security_context: SecurityContextArgs = SecurityContextArgs()
+    """The container's security settings."""
     probes: ProbesArgs = ProbesArgs()
+    """The container's probes."""
     env: list[EnvVarArgs] = []
+    """Environment variables."""
     secret_refs: list[SecretRefArgs] = []
+    """Secrets consumed as environment variables or files; their data rolls the pods when it changes."""
     config_map_refs: list[ConfigMapRefArgs] = []
+    """ConfigMaps consumed as environment variables or files; their data rolls the pods when it changes."""
     volumes: list[VolumeArgs] = []
+    """Further volumes."""
     lifecycle: LifecycleArgs = LifecycleArgs()
+    """Termination and disruption settings."""
     metrics: MetricsArgs = MetricsArgs()
+    """The metrics endpoint and its ServiceMonitor."""
     network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
+    """The NetworkPolicy."""
     node_selector: dict[QualifiedName, str] = {}
+    """Node labels the pods must run on."""
     tolerations: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.TOLERATION))] = []
+    """Tolerations, as in a pod spec."""
     affinity: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.AFFINITY))] | None = None
+    """Affinity, as in a pod spec (default: spread pods across nodes)."""
     service_account: ServiceAccountArgs = ServiceAccountArgs()
+    """The ServiceAccount."""
     init_containers: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    """Init containers, as in a pod spec."""
     sidecars: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    """Further containers, as in a pod spec."""
     ingress: IngressArgs | None = None
+    """An Ingress routing to the connector."""
     registration: RegistrationArgs | None = None
+    """The connector's registration with the platform, done once."""
 
     def optional_kinds(self) -> set[str]:
         """The optional kinds this connector renders (the renderer and the component both ask)."""
@@ -528,8 +647,11 @@ class Identity(Model):
     """Who a workload is: what a manifest's metadata says, plus the takeover setting."""
 
     name: DnsLabel
+    """The workload's name: every object's name."""
     namespace: DnsLabel = "default"
+    """The namespace of every object."""
     labels: Labels = {}
+    """Labels on every object."""
     from_operator: Annotated[bool, Field(description=FROM_OPERATOR)] = False
 
 
@@ -537,6 +659,7 @@ class EntryIdentity(Identity):
     """An entry of a stack's list: as ``Identity``, with the namespace always written out."""
 
     namespace: DnsLabel
+    """The namespace of every object."""
 
     def flattened(self, spec: BaseModel) -> dict[str, Any]:
         """The spec's fields and the identity's, as the matching ``...Args`` take them."""

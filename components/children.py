@@ -40,6 +40,15 @@ def render_when_known(
     return pulumi.Output.from_input(dumped).apply(lambda values: render(type(args).model_validate(values)))
 
 
+NOT_RENDERED = {"registration", "kubeconfig", "kube_context"}
+"""Inputs of a component that no rendered object is made from."""
+
+
+def secret_if(value: Any, secret: bool) -> Any:
+    """``value`` as a secret Output when ``secret``."""
+    return pulumi.Output.secret(value) if secret and value is not None else value
+
+
 def owned_by_the_program(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata with the Kubernetes provider's ``patchForce``: the program's values win a
     server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``, and

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import pulumi
 
 from .args import ConnectorArgs, RegistrationArgs, validated
-from .children import create_children, render_when_known
+from .children import NOT_RENDERED, create_children, render_when_known, secret_if
 from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
@@ -100,6 +100,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         kubeconfig: str | None = None,
         kube_context: str | None = None,
         label: str | None = None,
+        secret_inputs: Collection[str] = (),
     ) -> None:
         """``label`` is how messages name this connector (default ``connector "<name>"``).
 
@@ -107,7 +108,11 @@ class ConnectorComponent(pulumi.ComponentResource):
         connector's before creating any); otherwise they are read with ``reference_reader``, by
         default from the cluster that ``kubeconfig`` (a path or its content) and ``kube_context``
         name, else the ambient one, before anything is registered. The same cluster
-        configuration gives the credentials of the registration's API-server proxy route."""
+        configuration gives the credentials of the registration's API-server proxy route.
+
+        ``secret_inputs``: top-level arguments (snake_case) that held a secret somewhere inside
+        (a caller in another language marks values, not fields, secret): the objects rendered
+        from them, or the registration's inputs, are then secret in state."""
         label = label or f'connector "{name}"'
         try:
             validated = validate_args(args)
@@ -120,7 +125,10 @@ class ConnectorComponent(pulumi.ComponentResource):
             raise error.about(label) from None
         super().__init__(TYPE_TOKEN, name, None, opts)
 
-        rendered = render_when_known(validated, render_connector, exclude={"registration"})
+        rendered = secret_if(
+            render_when_known(validated, render_connector, exclude={"registration"}),
+            bool(set(secret_inputs) - NOT_RENDERED),
+        )
         checksum = checksum_output(references)
         resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         deployment = resources["deployment"]
@@ -132,23 +140,24 @@ class ConnectorComponent(pulumi.ComponentResource):
         self.registration = None
         reg = validated.registration
         if reg is not None:
+            secret_registration = "registration" in secret_inputs
             self.registration = Registration(
                 f"{name}-registration",
-                platform_url=reg.platform_url,
-                name=reg.name,
+                platform_url=secret_if(reg.platform_url, secret_registration),
+                name=secret_if(reg.name, secret_registration),
                 url=self.endpoint,
                 auth_type=reg.auth_type,
                 # Credentials by nature: always kept as secrets in state.
                 auth_attributes=pulumi.Output.secret([a.model_dump() for a in reg.auth_attributes]),
-                custom_attributes=[a.model_dump() for a in reg.custom_attributes],
+                custom_attributes=secret_if([a.model_dump() for a in reg.custom_attributes], secret_registration),
                 connector_version=reg.version,
                 retry_initial_seconds=reg.retry_initial_seconds,
                 retry_max_seconds=reg.retry_max_seconds,
                 deadline_seconds=reg.deadline_seconds,
-                ca_bundle=reg.ca_bundle,
+                ca_bundle=secret_if(reg.ca_bundle, secret_registration),
                 insecure_skip_tls_verify=reg.insecure_skip_tls_verify,
                 route=route or "direct",
-                kubeconfig=pulumi.Output.secret(kubeconfig) if kubeconfig and "\n" in kubeconfig else kubeconfig,
+                kubeconfig=secret_if(kubeconfig, "\n" in (kubeconfig or "") or "kubeconfig" in secret_inputs),
                 kube_context=kube_context,
                 adopt_uuid=reg.uuid,
                 admin_credentials=admin_credentials_input(reg, references),

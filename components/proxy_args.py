@@ -52,55 +52,92 @@ RESERVED_ENV = (TOKEN_ENV, SIGNING_KEY_ENV)
 
 class ProxyImageArgs(Model):
     registry: str = BOM_REGISTRY
+    """The registry host."""
     repository: str = BOM_REPOSITORY
+    """The image repository."""
     name: str = BOM_NAME
+    """The image name."""
     tag: StrInput = BOM_TAG
+    """The image tag (default: the operator's bill of materials)."""
     digest: Annotated[Any, AfterValidator(_digest)] = None
+    """A `sha256:` digest: the image is pulled by digest."""
     pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    """When the kubelet pulls the image."""
     pull_secrets: list[Annotated[str, Field(min_length=1)]] = []
+    """Names of image pull Secrets in the namespace."""
     command: list[str] | None = None
+    """Replaces the image's entrypoint."""
     args: list[str] | None = None
+    """Replaces the image's arguments."""
 
 
 class ConfigTokenSecretRefArgs(Model):
     """The Secret holding the config token the platform's provisioning service minted."""
 
     name: Annotated[str, Field(min_length=1, max_length=253)]
+    """The Secret's name, in the proxy's namespace."""
     token_key: Annotated[str, Field(min_length=1, max_length=253)] = "configToken"
+    """The key holding the config token."""
     signing_key_key: Annotated[str, Field(min_length=1, max_length=253)] = "tokenSigningKey"
+    """The key holding the token's signing key."""
 
 
 class ProxyMetricsArgs(Model):
     enabled: bool
+    """The proxy serves metrics."""
     path: Annotated[str, Field(pattern=r"^/")] = "/metrics"
+    """The metrics path."""
     service_monitor: ServiceMonitorArgs | None = None
+    """The ServiceMonitor, when enabled."""
 
 
 class ProxySpec(Model):
     """The ``spec`` of a Proxy resource."""
 
     config_token_secret_ref: ConfigTokenSecretRefArgs
+    """The Secret holding the proxy's config token."""
     image: ProxyImageArgs = ProxyImageArgs()
+    """The proxy's image (default: the operator's bill of materials)."""
     replicas: NonNegative = 1
+    """The number of pods."""
     resources: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.RESOURCES))] | None = None
+    """The container's resource requests and limits, as in a pod spec."""
     env: list[EnvVarArgs] = []
+    """Environment variables (the token's two names are reserved)."""
     pod_annotations: AnnotationInputs = {}
+    """Annotations on the pods."""
     pod_labels: LabelInputs = {}
+    """Labels on the pods."""
     node_selector: dict[str, str] = {}
+    """Node labels the pods must run on."""
     tolerations: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.TOLERATION))] = []
+    """Tolerations, as in a pod spec."""
     affinity: Annotated[FreeForm, AfterValidator(conforms_to(kube_schema.AFFINITY))] | None = None
+    """Affinity, as in a pod spec."""
     init_containers: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    """Init containers, as in a pod spec."""
     sidecars: Annotated[list[FreeForm], AfterValidator(each_conforms_to(kube_schema.CONTAINER))] = []
+    """Further containers, as in a pod spec."""
     termination_grace_period_seconds: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
+    """Seconds a pod has to stop before it is killed."""
     security_context: SecurityContextArgs = SecurityContextArgs()
+    """The container's security settings."""
     probes: ProbesArgs = ProbesArgs()
+    """The container's probes."""
     secret_refs: list[SecretRefArgs] = []
+    """Secrets consumed as environment variables or files; their data rolls the pods when it changes."""
     config_map_refs: list[ConfigMapRefArgs] = []
+    """ConfigMaps consumed as environment variables or files; their data rolls the pods when it changes."""
     volumes: list[VolumeArgs] = []
+    """Further volumes."""
     metrics: ProxyMetricsArgs | None = None
+    """The metrics endpoint and its ServiceMonitor."""
     pod_disruption_budget: PodDisruptionBudgetArgs | None = None
+    """The PodDisruptionBudget, when enabled."""
     network_policy: NetworkPolicyArgs = NetworkPolicyArgs()
+    """The NetworkPolicy."""
     service_account: ServiceAccountArgs = ServiceAccountArgs()
+    """The ServiceAccount."""
 
     def optional_kinds(self) -> set[str]:
         """The optional kinds this proxy renders (the renderer and the component both ask)."""

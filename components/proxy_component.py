@@ -7,13 +7,13 @@ config checksum, so editing it rolls the pods.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import pulumi
 
 from .args import validated
-from .children import create_children, render_when_known
+from .children import NOT_RENDERED, create_children, render_when_known, secret_if
 from .errors import InvalidArgumentsError
 from .proxy_args import BOM_TAG, ProxyArgs
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
@@ -49,6 +49,7 @@ class ProxyComponent(pulumi.ComponentResource):
         kubeconfig: str | None = None,
         kube_context: str | None = None,
         label: str | None = None,
+        secret_inputs: Collection[str] = (),
     ) -> None:
         """As ``ConnectorComponent``: ``references`` already resolved by the program, or read
         now with ``reference_reader`` (default: the cluster ``kubeconfig``/``kube_context`` name)."""
@@ -61,7 +62,7 @@ class ProxyComponent(pulumi.ComponentResource):
             raise error.about(label) from None
         super().__init__(TYPE_TOKEN, name, None, opts)
 
-        rendered = render_when_known(validated, render_proxy)
+        rendered = secret_if(render_when_known(validated, render_proxy), bool(set(secret_inputs) - NOT_RENDERED))
         checksum = checksum_output(references)
         resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         health, api = endpoints(validated.name, validated.namespace)

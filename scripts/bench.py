@@ -2,12 +2,19 @@
 real engine (Automation API inline, render mode, a ``file://`` backend in a temporary folder).
 
     python scripts/bench.py [--sizes 10 100 300] [--rounds 1] [--out bench-results]
+    python scripts/bench.py --split 200 --split-stacks 8 --parallel 4 [--out bench-results]
 
 For each size n, both variants run interleaved in the same process: preview, first up, no-op
 up. Prints a table (seconds, the component / hand-written ratio, seconds per connector) and
 writes ``<out>/bench.json`` and, when matplotlib is installed, ``<out>/bench.png`` (seconds
 against n, one line per variant and operation). Never part of ``make test``; no test asserts
 a time. (P1 and growth of issue #14; the registration and cluster measurements are not here yet.)
+
+``--split N``: one stack of N connectors against the same N as ``--split-stacks`` stacks run by
+the fleet command (``deploy.py <op> --stacks 'split-*' --parallel P``), side by side in one
+run, through ``scripts/deploy.py`` for both (the same process start-up on each side): preview
+and up, and the ratio fleet / single. State in ``PULUMI_BACKEND_URL`` when set (e.g. the team's
+PostgreSQL), else a ``file://`` folder. Writes ``<out>/split.json``.
 """
 
 from __future__ import annotations
@@ -157,7 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 300])
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "bench-results"))
+    parser.add_argument("--split", type=int, metavar="N", help="one stack of N connectors against the fleet command")
+    parser.add_argument("--split-stacks", type=int, default=8)
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
     options = parser.parse_args(argv)
+    if options.split:
+        return split_benchmark(options.split, options.split_stacks, options.parallel, pathlib.Path(options.out))
 
     from scripts.engine_tools import engine_env, tools_bin
 
@@ -200,6 +212,62 @@ def main(argv: list[str] | None = None) -> int:
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
     (out / "bench.json").write_text(json.dumps({"machine": machine, "rounds": options.rounds, "rows": rows}, indent=2))
     plot(rows, out / "bench.png")
+    return 0
+
+
+def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path) -> int:
+    import shutil
+    import subprocess
+
+    import yaml
+
+    deploy = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
+    env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": "bench-passphrase"}
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
+        work = pathlib.Path(folder)
+        (work / "stacks").mkdir()
+        shutil.copy(ROOT / "Pulumi.yaml", work / "Pulumi.yaml")
+        everything = connectors(n)
+
+        def stack_file(name: str, entries: list[dict[str, Any]]) -> None:
+            config = {"connectors:renderDirectory": str(work / "rendered" / name), "connectors:connectors": entries}
+            (work / "stacks" / f"Pulumi.{name}.yaml").write_text(yaml.safe_dump({"config": config}))
+
+        stack_file("single", everything)
+        size = -(-n // stacks)
+        for i in range(stacks):
+            stack_file(f"split-{i:02d}", everything[i * size : (i + 1) * size])
+
+        def run(label: str, *args: str) -> None:
+            start = time.perf_counter()
+            done = subprocess.run([*deploy, *args, "--work-dir", str(work)], env=env, capture_output=True, text=True)
+            results[label] = time.perf_counter() - start
+            if done.returncode != 0:
+                raise SystemExit(f"{label} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+            print(f"{label}: {results[label]:.1f} s", flush=True)
+
+        fleet = ("--stacks", "split-*", "--parallel", str(parallel))
+        run("single preview", "preview", "--stack", "single")
+        run("fleet preview", "preview", *fleet)
+        run("single up", "up", "--stack", "single")
+        run("fleet up", "up", *fleet)
+    rows = [
+        {
+            "operation": op,
+            "single_s": round(results[f"single {op}"], 1),
+            "fleet_s": round(results[f"fleet {op}"], 1),
+            "ratio": round(results[f"fleet {op}"] / results[f"single {op}"], 2),
+        }
+        for op in ("preview", "up")
+    ]
+    print(f"\n{n} connectors: 1 stack against {stacks} stacks of {-(-n // stacks)} with {parallel} workers")
+    for row in rows:
+        print(f"{row['operation']:<8} single {row['single_s']:>7.1f} s  fleet {row['fleet_s']:>7.1f} s  ratio {row['ratio']:.2f}")
+    out.mkdir(parents=True, exist_ok=True)
+    machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
+    summary = {"machine": machine, "connectors": n, "stacks": stacks, "parallel": parallel, "rows": rows}
+    (out / "split.json").write_text(json.dumps(summary, indent=2))
     return 0
 
 

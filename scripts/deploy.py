@@ -9,6 +9,9 @@ operations and flags of the ``pulumi`` command that the README asks users to run
     python scripts/deploy.py refresh [--target URN ...]
     python scripts/deploy.py destroy [--target URN ...]
     python scripts/deploy.py urns    (every resource's URN, as ``pulumi stack --show-urns``)
+    python scripts/deploy.py cancel  (after a run was killed: release the stack's lock)
+
+    python scripts/deploy.py up --stacks 'prod-*' --parallel 4   (many stacks at once: scripts/fleet.py)
 
 State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to
 ``.pulumi-state/`` in the project (ignored by git). Secrets are encrypted with the passphrase
@@ -19,26 +22,40 @@ Stack config is read from ``<work-dir>/stacks/Pulumi.<stack>.yaml``.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import sys
+import time
+from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 LOCAL_PASSPHRASE = "local-dev-only"
-OPERATIONS = ["preview", "up", "refresh", "destroy", "urns"]
+OPERATIONS = ["preview", "up", "refresh", "destroy", "urns", "cancel"]
+REGISTRATION_TYPE = "pulumi-python:dynamic/connectors:Registration"
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("operation", choices=OPERATIONS)
     parser.add_argument("--stack", default="dev")
+    parser.add_argument("--stacks", metavar="PATTERN", help="every stack whose name matches (e.g. 'prod-*'), at once")
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2, help="with --stacks: how many run at once")
+    parser.add_argument(
+        "--secrets-provider",
+        default=os.environ.get("PULUMI_SECRETS_PROVIDER"),
+        help="for a new stack: passphrase (default) or a KMS URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)",
+    )
+    parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     parser.add_argument("--diff", action="store_true", help="show the detailed diff of every change")
     parser.add_argument("--target", action="append", default=[], metavar="URN", help="operate on this resource only")
     parser.add_argument("--replace", action="append", default=[], metavar="URN", help="up: replace this resource")
     parser.add_argument("--work-dir", default=str(ROOT), help="the project folder (Pulumi.yaml and stacks/)")
     options = parser.parse_args(argv)
+    if options.parallel < 1:
+        parser.error("--parallel must be at least 1")
     if options.replace and options.operation not in ("up", "preview"):
         parser.error("--replace applies to up and preview only")
     if options.diff and options.operation not in ("up", "preview"):
@@ -48,7 +65,31 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     options = arguments(argv)
+    if options.stacks:
+        from scripts.fleet import matching_stacks, run_fleet
 
+        work_dir = pathlib.Path(options.work_dir).resolve()
+        stacks = matching_stacks(work_dir, options.stacks)
+        if not stacks:
+            print(f"no stack in {work_dir / 'stacks'} matches {options.stacks!r}", file=sys.stderr)
+            return 2
+        extra = ["--diff"] * options.diff + [f"--target={t}" for t in options.target]
+        extra += [f"--replace={r}" for r in options.replace]
+        extra += [f"--secrets-provider={options.secrets_provider}"] if options.secrets_provider else []
+        return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
+    started = time.monotonic()
+    report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
+    registrations: list[str] = []
+    try:
+        code = run(options, report, registrations)
+    finally:
+        report.update(duration=round(time.monotonic() - started, 3), registrations=len(registrations))
+        if options.report:
+            pathlib.Path(options.report).write_text(json.dumps(report))
+    return code
+
+
+def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
     from pulumi import automation as auto
 
     from components.program import connectors_program
@@ -67,26 +108,55 @@ def main(argv: list[str] | None = None) -> int:
         options.stack,
         project_name="connectors",
         program=connectors_program,
-        opts=auto.LocalWorkspaceOptions(work_dir=str(work_dir), pulumi_home=env["PULUMI_HOME"], env_vars=env),
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=str(work_dir), pulumi_home=env["PULUMI_HOME"], env_vars=env, secrets_provider=options.secrets_provider
+        ),
     )
     targets = options.target or None
+
+    def count_registrations(event: Any) -> None:
+        """A registration created in this run (created, or created anew by a replace)."""
+        outputs = event.res_outputs_event
+        if outputs is not None and outputs.metadata.type == REGISTRATION_TYPE:
+            if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
+                registrations.append(outputs.metadata.urn)
+
     try:
         if options.operation == "preview":
-            stack.preview(on_output=print, on_error=print, diff=options.diff, target=targets, replace=options.replace or None)
+            preview = stack.preview(
+                on_output=print, on_error=print, diff=options.diff, target=targets, replace=options.replace or None
+            )
+            report["changes"] = without_same(preview.change_summary)
         elif options.operation == "up":
-            result = stack.up(on_output=print, on_error=print, diff=options.diff, target=targets, replace=options.replace or None)
+            result = stack.up(
+                on_output=print,
+                on_error=print,
+                on_event=count_registrations,
+                diff=options.diff,
+                target=targets,
+                replace=options.replace or None,
+            )
+            report["changes"] = without_same(result.summary.resource_changes)
             for key, value in result.outputs.items():
                 print(f"{key}: {'[secret]' if value.secret else value.value}")
         elif options.operation == "refresh":
             stack.refresh(on_output=print, on_error=print, target=targets)
         elif options.operation == "destroy":
             stack.destroy(on_output=print, on_error=print, target=targets)
+        elif options.operation == "cancel":
+            stack.cancel()
+            print(f"stack {options.stack}: lock released")
         else:
             for resource in stack.export_stack().deployment.get("resources", []):
                 print(resource["urn"])
     except auto.CommandError:
         return 1
+    report["result"] = "succeeded"
     return 0
+
+
+def without_same(changes: dict[str, int] | None) -> dict[str, int]:
+    return {op: n for op, n in (changes or {}).items() if op != "same" and n}
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import re
 import ssl
+import time
 import uuid as uuids
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -138,6 +139,10 @@ class PlatformDouble:
     records: dict[str, Record] = field(default_factory=dict)
     violations: list[str] = field(default_factory=list)
     admin_cert_subjects: list[str] = field(default_factory=list)
+    register_delay: float = 0.0
+    """Seconds each register call waits before it is answered (a slow platform)."""
+    after_register: Callable[[], None] | None = None
+    """Called once a register call has been answered (a test kills the client there)."""
 
     def count(self, method: str, template: str) -> int:
         """How many requests matched the OpenAPI path ``template`` with ``method``."""
@@ -257,6 +262,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _register(self, op: dict[str, Any], path: str, body: Any) -> None:
         double = self.double
+        if double.register_delay:
+            time.sleep(double.register_delay)
         double.register_times.append(datetime.now(UTC))
         double.paths.append("/api" + path)
         double.requests.append(body)
@@ -280,6 +287,9 @@ class _Handler(BaseHTTPRequestHandler):
         )  # fmt: skip
         double.records[record.uuid] = record
         self._answer(op, 200, record.detail())
+        if double.after_register is not None:
+            self.wfile.flush()
+            double.after_register()
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 

@@ -1,7 +1,9 @@
 """The real Pulumi engine: CLI, Kubernetes plugin (render mode) and the dynamic-provider helper.
 
-Stacks run as Automation API inline programs built from ``connectors_program``, with a
-``file://`` backend in a temporary folder and the passphrase secrets provider."""
+Stacks run as Automation API inline programs built from ``connectors_program``, with the
+passphrase secrets provider and the state backend of ``PULUMI_BACKEND_URL`` when it is set
+(each test's stack then gets a unique name and is removed at the end), else a ``file://``
+backend in a temporary folder."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import json
 import os
 import pathlib
 import shutil
+import subprocess
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +50,7 @@ class EngineStack:
     work_dir: pathlib.Path
     state_dir: pathlib.Path
     output: list[str]
+    env: dict[str, str]
 
     def log(self, line: str) -> None:
         self.output.append(line)
@@ -63,9 +68,21 @@ class EngineStack:
         return self.stack.destroy(on_output=self.log)
 
     def state_file(self) -> str:
-        """The checkpoint as the file backend stores it (``export_stack`` would show secrets)."""
-        (path,) = (self.state_dir / ".pulumi" / "stacks").rglob(f"{self.stack.name}.json")
-        return path.read_text()
+        """The checkpoint as the backend stores it: the file of a ``file://`` backend, else the
+        export (secrets stay ciphertext in both)."""
+        found = list((self.state_dir / ".pulumi" / "stacks").rglob(f"{self.stack.name}.json"))
+        if found:
+            return found[0].read_text()
+        pulumi = pathlib.Path(self.env["TOOLS_BIN"]) / "pulumi"
+        exported = subprocess.run(
+            [str(pulumi), "stack", "export", "--stack", self.stack.name],
+            cwd=self.work_dir,
+            env={**os.environ, **self.env},
+            capture_output=True,
+            text=True,
+            check=True,
+        )  # fmt: skip  (the Automation API's export_stack would show the secrets)
+        return exported.stdout
 
     def set_connectors(self, connectors: list[dict[str, Any]], secret: bool = False) -> None:
         self.stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors), secret=secret))
@@ -103,7 +120,10 @@ def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Calla
         for d in (work_dir, state):
             d.mkdir()
         env = {k: v for k, v in engine.items() if k != "TOOLS_BIN"}
-        env["PULUMI_BACKEND_URL"] = f"file://{state}"
+        shared_backend = os.environ.get("PULUMI_BACKEND_URL")
+        env["PULUMI_BACKEND_URL"] = shared_backend or f"file://{state}"
+        if shared_backend:
+            name = f"{name}-{uuid.uuid4().hex[:8]}"
         command = auto.PulumiCommand(root=str(pathlib.Path(engine["TOOLS_BIN"]).parent), skip_version_check=True)
         stack = auto.create_stack(
             name,
@@ -122,10 +142,12 @@ def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Calla
             stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render_dir)))
         else:
             stack.set_config("connectors:kubeconfig", auto.ConfigValue(kubeconfig))
-        made.append(EngineStack(stack, render_dir, work_dir, state, []))
+        made.append(EngineStack(stack, render_dir, work_dir, state, [], env | {"TOOLS_BIN": engine["TOOLS_BIN"]}))
         made[-1].set_connectors(connectors)
         return made[-1]
 
     yield make
     for s in made:
+        if os.environ.get("PULUMI_BACKEND_URL"):
+            s.stack.workspace.remove_stack(s.stack.name, force=True)
         shutil.rmtree(s.work_dir, ignore_errors=True)

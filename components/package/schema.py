@@ -1,0 +1,169 @@
+"""The package schema, generated from the pydantic models: never written by hand.
+
+Each model becomes an object type (``connectors:index:<Model>`` without ``Args``), each field a
+property under its camelCase alias with the field's docstring as description, each ``Literal``
+an enum type, ``required`` from the field having no default. The component inputs are the
+``...Args`` models plus ``PackageOptions``; the outputs are ``ConnectorOutputs``/``ProxyOutputs``.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from ..args import ConnectorArgs, _digest, _int_or_percent, _str_input
+from ..proxy_args import ProxyArgs
+from . import PACKAGE, VERSION
+from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
+
+ANY = {"$ref": "pulumi.json#/Any"}
+CONNECTOR_TYPE = f"{PACKAGE}:index:Connector"
+PROXY_TYPE = f"{PACKAGE}:index:Proxy"
+PYTHON_ONLY = {"source"}
+"""Fields only a Python caller can give (a resource object of the same program): not in the schema."""
+
+# Argument types that are ``Any`` to pydantic (so that a Python caller may pass an Output) but
+# have one wire type: the validator that checks them says which.
+VALIDATED_TYPES: dict[Any, dict[str, Any]] = {
+    _str_input: {"type": "string"},
+    _digest: {"type": "string"},
+    _int_or_percent: {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+}
+COMPONENTS: dict[str, tuple[str, type[BaseModel], type[BaseModel]]] = {
+    CONNECTOR_TYPE: (
+        "A connector: its workload objects and its one registration with the platform.",
+        ConnectorArgs,
+        ConnectorOutputs,
+    ),
+    PROXY_TYPE: ("A proxy: the outbound-only bridge of a restricted zone to the platform's broker.", ProxyArgs, ProxyOutputs),
+}
+
+
+def type_name(model: type[BaseModel]) -> str:
+    return model.__name__.removesuffix("Args").lstrip("_")
+
+
+def pascal(name: str) -> str:
+    return name[:1].upper() + name[1:]
+
+
+class SchemaBuilder:
+    def __init__(self) -> None:
+        self.types: dict[str, dict[str, Any]] = {}
+
+    def token(self, name: str) -> str:
+        return f"{PACKAGE}:index:{name}"
+
+    def ref(self, token: str) -> dict[str, Any]:
+        return {"$ref": f"#/types/{token}"}
+
+    def object_type(self, model: type[BaseModel]) -> dict[str, Any]:
+        token = self.token(type_name(model))
+        if token not in self.types:
+            self.types[token] = {}  # reserved first: models may nest themselves
+            properties, required = self.properties(model)
+            self.types[token] = {
+                "type": "object",
+                "description": (model.__doc__ or type_name(model)).strip(),
+                "properties": properties,
+                **({"required": required} if required else {}),
+            }
+        return self.ref(token)
+
+    def enum_type(self, owner: type[BaseModel], field: str, values: tuple[Any, ...]) -> dict[str, Any]:
+        token = self.token(type_name(owner) + pascal(field))
+        self.types[token] = {
+            "type": "string",
+            "description": f"The values {type_name(owner)}.{field} takes.",
+            "enum": [{"value": v, **({} if v else {"name": "Unset"})} for v in values],
+        }
+        return self.ref(token)
+
+    def properties(self, model: type[BaseModel]) -> tuple[dict[str, Any], list[str]]:
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for field_name, info in model.model_fields.items():
+            if field_name in PYTHON_ONLY:
+                continue
+            alias = info.alias or field_name
+            spec = self.field_type(model, alias, info)
+            properties[alias] = {**spec, "description": description(model, field_name, info)}
+            if info.is_required():
+                required.append(alias)
+        return properties, required
+
+    def field_type(self, owner: type[BaseModel], alias: str, info: FieldInfo) -> dict[str, Any]:
+        for item in info.metadata:
+            special = VALIDATED_TYPES.get(getattr(item, "func", None))
+            if special:
+                return dict(special)
+        return self.type_of(owner, alias, info.annotation)
+
+    def type_of(self, owner: type[BaseModel], alias: str, annotation: Any) -> dict[str, Any]:
+        origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+        if origin is Annotated:
+            for item in args[1:]:
+                special = VALIDATED_TYPES.get(getattr(item, "func", None))
+                if special:
+                    return dict(special)
+            return self.type_of(owner, alias, args[0])
+        if origin in (Union, types.UnionType):
+            options = [a for a in args if a is not type(None)]
+            if len(options) == 1:
+                return self.type_of(owner, alias, options[0])
+            return {"oneOf": [self.type_of(owner, alias, a) for a in options]}
+        if origin is Literal:
+            return self.enum_type(owner, alias, args)
+        if origin is list:
+            return {"type": "array", "items": self.type_of(owner, alias, args[0])}
+        if origin is dict:
+            return {"type": "object", "additionalProperties": self.type_of(owner, alias, args[1])}
+        if annotation is str:
+            return {"type": "string"}
+        if annotation is bool:
+            return {"type": "boolean"}
+        if annotation is int:
+            return {"type": "integer"}
+        if annotation is float:
+            return {"type": "number"}
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return self.object_type(annotation)
+        return dict(ANY)  # JsonValue, Any: free-form
+
+    def component(self, text: str, inputs: type[BaseModel], outputs: type[BaseModel]) -> dict[str, Any]:
+        input_properties, required_inputs = self.properties(inputs)
+        option_properties, _ = self.properties(PackageOptions)
+        output_properties, required_outputs = self.properties(outputs)
+        return {
+            "isComponent": True,
+            "description": text,
+            "inputProperties": {**input_properties, **option_properties},
+            "requiredInputs": required_inputs,
+            "properties": output_properties,
+            "required": required_outputs,
+        }
+
+
+def description(model: type[BaseModel], field_name: str, info: FieldInfo) -> str:
+    text = info.description
+    if not text:
+        raise TypeError(f"{model.__name__}.{field_name} has no docstring: the package schema needs its description")
+    return " ".join(text.split())
+
+
+def package_schema() -> dict[str, Any]:
+    builder = SchemaBuilder()
+    resources = {token: builder.component(*parts) for token, parts in COMPONENTS.items()}
+    return {
+        "name": PACKAGE,
+        "displayName": "Connectors",
+        "version": VERSION,
+        "description": "Connectors and proxies of the platform on Kubernetes, with their registration.",
+        "resources": resources,
+        "types": dict(sorted(builder.types.items())),
+        "language": {"python": {"respectSchemaVersion": True}},
+    }

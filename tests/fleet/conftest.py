@@ -1,0 +1,28 @@
+"""Teams and fleets: state in a real PostgreSQL server shared by concurrent runs."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+from ..engine.conftest import engine  # noqa: F401  (the engine fixture, reused)
+from .postgres import PostgresServer, PostgresUnavailable, postgres_server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="pulumi-state-pg-"))
+    try:
+        with postgres_server(folder) as server:
+            yield server
+    except PostgresUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL tests cannot be skipped in CI: {error}")
+        pytest.skip(str(error))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

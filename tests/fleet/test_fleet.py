@@ -1,0 +1,235 @@
+"""Teams and fleets on a real PostgreSQL state backend: the main command's backend choice, two
+runs colliding on one stack, a run killed after the platform answered, and many stacks at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+import yaml
+
+from ..conftest import ROOT
+from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from .postgres import PostgresServer
+
+DEPLOY = ROOT / "scripts" / "deploy.py"
+REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
+REGISTER = ("POST", "/v2/connector/register")
+
+
+@pytest.fixture
+def double():
+    with platform_double() as running:
+        yield running
+    assert running.violations == []
+
+
+def connector(stack: str, index: int, platform_url: str, **registration: Any) -> dict[str, Any]:
+    name = f"{stack}-c{index}"
+    return {
+        "name": name,
+        "namespace": "team",
+        "spec": {
+            "image": {"repository": "registry.example.com/fleet", "tag": "1.0"},
+            "registration": {"platformUrl": platform_url, "name": name, "authType": "none", **registration},
+        },
+    }
+
+
+class Project:
+    """A project folder as a team has it: Pulumi.yaml and stacks/Pulumi.<stack>.yaml."""
+
+    def __init__(self, folder: pathlib.Path, backend_url: str) -> None:
+        self.folder = folder
+        (folder / "stacks").mkdir(parents=True)
+        shutil.copy(ROOT / "Pulumi.yaml", folder / "Pulumi.yaml")
+        self.env = {**os.environ, "PULUMI_BACKEND_URL": backend_url, "PULUMI_CONFIG_PASSPHRASE": "fleet-tests"}
+
+    def add_stack(self, stack: str, connectors: list[dict[str, Any]]) -> None:
+        config = {"connectors:renderDirectory": str(self.folder / "rendered" / stack), "connectors:connectors": connectors}
+        (self.folder / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump({"config": config}))
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, str(DEPLOY), *args, "--work-dir", str(self.folder)]
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(self.command(*args), env=self.env, capture_output=True, text=True, timeout=1200)
+
+    def start(self, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            self.command(*args), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
+
+    def export(self, stack: str) -> dict[str, Any]:
+        """``pulumi stack export`` of a stack, as the CLI gives it."""
+        from scripts.engine_tools import engine_env, tools_bin
+
+        bin_dir = tools_bin()
+        env = {**self.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": self.env["PULUMI_BACKEND_URL"]}
+        done = subprocess.run(
+            [str(bin_dir / "pulumi"), "stack", "export", "--stack", stack, "--cwd", str(self.folder)],
+            env=env, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+
+@pytest.fixture
+def project(tmp_path, postgres: PostgresServer, engine) -> Project:
+    return Project(tmp_path / "project", postgres.backend_url)
+
+
+def registrations_in(export: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in export["deployment"]["resources"] if r["type"] == REGISTRATION]
+
+
+def names_registered(double: PlatformDouble) -> Counter[str]:
+    return Counter(r.name for r in double.records.values())
+
+
+def test_the_main_command_keeps_state_in_postgres(project, double, postgres):
+    project.add_stack("team-a", [connector("team-a", 1, double.url)])
+    first = project.run("up", "--stack", "team-a")
+    assert first.returncode == 0, first.stdout + first.stderr
+    export = project.export("team-a")
+    (registration,) = registrations_in(export)
+    assert registration["outputs"]["uuid"] in double.records
+    assert not list((project.folder).glob(".pulumi-state")), "nothing in the local folder: the state is in PostgreSQL"
+    keys = subprocess.run(
+        ["psql", "-h", postgres.host, "-p", str(postgres.port), "-U", postgres.user, "-d", postgres.database, "-Atc",
+         "SELECT key FROM pulumi_state"],
+        env={**os.environ, "PGPASSWORD": postgres.password}, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert ".pulumi/stacks/connectors/team-a.json" in keys
+
+
+def test_two_runs_on_one_stack_at_once_one_is_refused_by_the_lock(project, double):
+    project.add_stack("team-b", [connector("team-b", i, double.url) for i in range(3)])
+    double.register_delay = 2.0
+    first = project.start("up", "--stack", "team-b")
+    deadline = time.monotonic() + 300
+    while REGISTER not in double.calls:
+        assert first.poll() is None, first.stdout.read() if first.stdout else ""
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    second = project.run("up", "--stack", "team-b")
+    out, _ = first.communicate(timeout=600)
+    assert first.returncode == 0, out
+    assert second.returncode != 0
+    assert "the stack is currently locked" in second.stdout + second.stderr
+    assert "Traceback" not in second.stdout + second.stderr
+    assert names_registered(double) == Counter({f"team-b-c{i}": 1 for i in range(3)})
+    assert len(double.requests) == 3
+
+    double.register_delay = 0
+    rerun = project.run("up", "--stack", "team-b")
+    assert rerun.returncode == 0 and len(double.requests) == 3
+    assert sorted(r["outputs"]["uuid"] for r in registrations_in(project.export("team-b"))) == sorted(double.records)
+
+
+def test_a_run_killed_after_the_platform_answered_recovers_without_a_duplicate(project, double):
+    admin = {"adminCredentials": {"bearerToken": ADMIN_TOKEN}}
+    project.add_stack("team-c", [connector("team-c", i, double.url, **admin) for i in range(2)])
+    run = project.start("up", "--stack", "team-c")
+
+    def kill_the_run() -> None:
+        double.after_register = None
+        os.killpg(run.pid, signal.SIGKILL)
+
+    double.after_register = kill_the_run
+    run.wait(timeout=600)
+    assert run.returncode == -signal.SIGKILL
+    assert len(double.records) >= 1
+    state = project.export("team-c")
+    assert all("uuid" not in (r.get("outputs") or {}) for r in registrations_in(state)), "killed before Pulumi saved a uuid"
+
+    locked = project.run("up", "--stack", "team-c")
+    assert locked.returncode != 0 and "the stack is currently locked" in locked.stdout + locked.stderr
+    cancelled = project.run("cancel", "--stack", "team-c")
+    assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
+
+    recovered = project.run("up", "--stack", "team-c")
+    assert recovered.returncode == 0, recovered.stdout + recovered.stderr
+    assert names_registered(double) == Counter({"team-c-c0": 1, "team-c-c1": 1}), "no duplicate on the platform"
+    assert double.count("POST", "/v2/connectors/list") >= 1, "the 409 was met and the record adopted"
+    assert "pending operations from previous deployment" in recovered.stdout
+    export = project.export("team-c")
+    assert not export["deployment"].get("pending_operations"), "the interrupted creates are settled"
+    uuids = sorted(r["outputs"]["uuid"] for r in registrations_in(export))
+    assert uuids == sorted(double.records)
+    again = project.run("up", "--stack", "team-c")
+    assert again.returncode == 0 and sorted(double.records) == uuids
+
+
+def test_a_fleet_of_12_stacks_registers_every_connector_once(project, double):
+    stacks = [f"fleet-{i:02d}" for i in range(12)]
+    for stack in stacks:
+        project.add_stack(stack, [connector(stack, c, double.url) for c in range(5)])
+    project.add_stack("other", [connector("other", 0, double.url)])
+
+    first = project.run("up", "--stacks", "fleet-*", "--parallel", "4")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "12 stacks: 12 succeeded, 0 failed" in first.stdout
+    assert names_registered(double) == Counter({f"{s}-c{c}": 1 for s in stacks for c in range(5)})
+    table = {line.split()[0]: line.split() for line in first.stdout.splitlines() if line.startswith("fleet-")}
+    assert set(table) == set(stacks)
+    assert all(row[1] == "succeeded" and row[-1] == "5" for row in table.values()), "5 registrations each"
+
+    rerun = project.run("up", "--stacks", "fleet-*", "--parallel", "4")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert len(double.requests) == 60, "a rerun of the fleet sends nothing"
+    rows = [line.split() for line in rerun.stdout.splitlines() if line.startswith("fleet-")]
+    assert all(row[1] == "succeeded" and row[2] == "none" and row[-1] == "0" for row in rows if len(row) > 3)
+
+    for stack in stacks:
+        export = project.export(stack)
+        registered = registrations_in(export)
+        assert len(registered) == 5 and all(r["outputs"]["uuid"] in double.records for r in registered)
+        assert sum(r["type"] == "connectors:index:Connector" for r in export["deployment"]["resources"]) == 5
+        assert not export["deployment"].get("pending_operations")
+
+
+def test_one_failing_stack_does_not_stop_the_others(project, double):
+    for stack in ("batch-a", "batch-c"):
+        project.add_stack(stack, [connector(stack, 0, double.url)])
+    broken = connector("batch-b", 0, double.url)
+    broken["spec"]["replicas"] = -1
+    project.add_stack("batch-b", [broken])
+    result = project.run("up", "--stacks", "batch-*", "--parallel", "2")
+    assert result.returncode == 1
+    assert "3 stacks: 2 succeeded, 1 failed" in result.stdout
+    assert "batch-b | " in result.stdout and "replicas" in result.stdout, "the failed stack's own message is shown"
+    assert names_registered(double) == Counter({"batch-a-c0": 1, "batch-c-c0": 1})
+
+
+def test_a_pattern_matching_no_stack_is_an_error(project):
+    result = project.run("up", "--stacks", "nothing-*")
+    assert result.returncode == 2 and "matches 'nothing-*'" in result.stderr
+
+
+def test_the_engine_tests_take_the_backend_from_the_environment(postgres):
+    chosen = [
+        f"tests/engine/test_engine.py::{test}"
+        for test in ("test_registration_lifecycle", "test_secret_attribute_never_in_plain_text")
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *chosen],
+        env={**os.environ, "PULUMI_BACKEND_URL": postgres.backend_url}, cwd=ROOT, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-3000:]
+    keys = subprocess.run(
+        ["psql", "-h", postgres.host, "-p", str(postgres.port), "-U", postgres.user, "-d", postgres.database, "-Atc",
+         "SELECT key FROM pulumi_state"],
+        env={**os.environ, "PGPASSWORD": postgres.password}, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert ".pulumi/backups/connectors/test-" in keys, "the tests' stacks were kept in PostgreSQL"
+    assert not [k for k in keys.splitlines() if k.endswith(".json") and "/stacks/connectors/" in k], "and removed after"

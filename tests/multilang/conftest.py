@@ -1,0 +1,112 @@
+"""Pulumi YAML programs using the component package, run by the real CLI (``pulumi up`` with the
+YAML language host) with the package's executable plugin from the tools' PULUMI_HOME."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import yaml
+from pulumi import automation as auto
+
+from ..conftest import ROOT
+from ..engine.conftest import changes, engine, make_stack  # noqa: F401  (the engine fixtures, reused)
+
+EXAMPLE = ROOT / "components" / "package" / "examples" / "yaml" / "Pulumi.yaml"
+__all__ = ["EXAMPLE", "YamlStack", "changes", "example_program"]
+
+
+def example_program() -> dict[str, Any]:
+    """The README's YAML example, as data (tests derive variants of it)."""
+    return yaml.safe_load(EXAMPLE.read_text())
+
+
+@pytest.fixture(scope="session")
+def yaml_engine(engine: dict[str, str]) -> dict[str, str]:  # noqa: F811
+    """The engine's environment, with the YAML language host and the package's plugin present."""
+    bin_dir = pathlib.Path(engine["TOOLS_BIN"])
+    plugins = pathlib.Path(engine["PULUMI_HOME"]) / "plugins"
+    missing = [
+        what
+        for what, there in (
+            ("the YAML language host", (bin_dir / "pulumi-language-yaml").exists()),
+            ("the connectors plugin", any(plugins.glob("resource-connectors-v*/pulumi-resource-connectors"))),
+        )
+        if not there
+    ]
+    if missing:
+        message = f"scripts/install-tools did not install {' and '.join(missing)}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"multi-language tests cannot be skipped in CI: {message}")
+        pytest.skip(message)
+    # The CLI caches a plugin's schema by version: this checkout's schema must be the one seen.
+    for cached in plugins.glob("schema-connectors-*.json"):
+        cached.unlink(missing_ok=True)
+    return engine
+
+
+@dataclass
+class YamlStack:
+    stack: auto.Stack
+    project_dir: pathlib.Path
+    state_dir: pathlib.Path
+    output: list[str]
+
+    def log(self, line: str) -> None:
+        self.output.append(line)
+
+    def text(self) -> str:
+        return "\n".join(self.output)
+
+    def preview(self, **options: Any) -> auto.PreviewResult:
+        return self.stack.preview(on_output=self.log, on_error=self.log, **options)
+
+    def up(self, **options: Any) -> auto.UpResult:
+        return self.stack.up(on_output=self.log, on_error=self.log, **options)
+
+    def destroy(self) -> auto.DestroyResult:
+        return self.stack.destroy(on_output=self.log, on_error=self.log)
+
+    def set(self, key: str, value: str, secret: bool = False) -> None:
+        self.stack.set_config(key, auto.ConfigValue(value, secret=secret))
+
+    def state_file(self) -> str:
+        (path,) = (self.state_dir / ".pulumi" / "stacks").rglob(f"{self.stack.name}.json")
+        return path.read_text()
+
+    def resources(self) -> list[dict[str, Any]]:
+        return list(self.stack.export_stack().deployment["resources"])
+
+
+@pytest.fixture
+def yaml_stack(yaml_engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Callable[..., YamlStack]]:
+    made: list[YamlStack] = []
+
+    def make(program: dict[str, Any], name: str = "test", **config: str) -> YamlStack:
+        project_dir, state_dir = tmp_path / f"project-{name}", tmp_path / f"state-{name}"
+        project_dir.mkdir()
+        state_dir.mkdir()
+        (project_dir / "Pulumi.yaml").write_text(yaml.safe_dump(program, sort_keys=False))
+        env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
+        env["PULUMI_BACKEND_URL"] = f"file://{state_dir}"
+        command = auto.PulumiCommand(root=str(pathlib.Path(yaml_engine["TOOLS_BIN"]).parent), skip_version_check=True)
+        stack = auto.create_stack(
+            name,
+            work_dir=str(project_dir),
+            opts=auto.LocalWorkspaceOptions(
+                pulumi_home=env["PULUMI_HOME"], pulumi_command=command, env_vars=env, secrets_provider="passphrase"
+            ),
+        )
+        made.append(YamlStack(stack, project_dir, state_dir, []))
+        for key, value in config.items():
+            made[-1].set(key, value)
+        return made[-1]
+
+    yield make
+    for s in made:
+        shutil.rmtree(s.project_dir, ignore_errors=True)

@@ -1,0 +1,259 @@
+"""The component package from a Pulumi YAML program, through the real CLI: same objects, same
+validation, registration exactly once, secrets kept, the schema generated from the models."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pathlib
+import re
+import subprocess
+from typing import Any
+
+import pytest
+import yaml
+from pulumi import automation as auto
+
+from ..platform_double import ADMIN_TOKEN, platform_double
+from .conftest import changes, example_program
+
+CONNECTOR = "connectors:index:Connector"
+REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
+IDENTITY = {"name", "namespace", "labels", "fromOperator"}
+
+
+@pytest.fixture
+def double():
+    with platform_double() as running:
+        yield running
+    assert running.violations == []
+
+
+def objects_in(folder: pathlib.Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Every rendered object, by kind, namespace and name (file names differ between programs)."""
+    found = {}
+    for path in folder.rglob("*.yaml"):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if doc:
+                found[(doc["kind"], doc["metadata"].get("namespace", ""), doc["metadata"]["name"])] = doc
+    return found
+
+
+def interpolated(value: Any, config: dict[str, str]) -> Any:
+    """A YAML program's property with ``${key}`` replaced by the config value (as the engine does)."""
+    if isinstance(value, str):
+        return re.sub(r"\$\{(\w+)\}", lambda m: config[m.group(1)], value)
+    if isinstance(value, dict):
+        return {k: interpolated(v, config) for k, v in value.items()}
+    if isinstance(value, list):
+        return [interpolated(v, config) for v in value]
+    return value
+
+
+def as_stack_entries(program: dict[str, Any], config: dict[str, str]) -> list[dict[str, Any]]:
+    """The program's connectors as the Python program's stack config, without their registration."""
+    entries = []
+    for resource in program["resources"].values():
+        if resource["type"] != CONNECTOR:
+            continue
+        properties = interpolated({k: v for k, v in resource["properties"].items() if k != "registration"}, config)
+        spec = {k: v for k, v in properties.items() if k not in IDENTITY}
+        entries.append({**{k: v for k, v in properties.items() if k in IDENTITY}, "spec": spec})
+    return entries
+
+
+def test_example_program_renders_what_the_python_program_renders_and_registers_once(yaml_stack, make_stack, double, tmp_path):
+    program = example_program()
+    render_dir = tmp_path / "rendered-yaml"
+    stack = yaml_stack(program, name="example", platformUrl=double.url, renderDirectory=str(render_dir))
+
+    preview = stack.preview()
+    assert preview.change_summary.get("create", 0) >= 2 + 2 * 4
+    assert CONNECTOR in stack.text() and REGISTRATION in stack.text()
+    assert double.requests == [], "a preview registers nothing"
+
+    up = stack.up()
+    assert len(double.requests) == 2
+    assert {r["name"] for r in double.requests} == {"Payments", "Timestamps"}
+    uuids = {up.outputs["paymentsUuid"].value, up.outputs["timestampsUuid"].value}
+    assert uuids == set(double.records)
+    assert up.outputs["paymentsEndpoint"].value == "http://payments.ilm.svc.cluster.local:8080"
+
+    assert changes(stack.up().summary.resource_changes) == {}
+    stack.set("imageTag", "v1.5.0")
+    changed = stack.up()
+    assert changes(changed.summary.resource_changes) == {"update": 1}
+    assert len(double.requests) == 2, "up, rerun and a spec change: each connector registered once"
+    assert {changed.outputs["paymentsUuid"].value, changed.outputs["timestampsUuid"].value} == uuids
+
+    python = make_stack(as_stack_entries(program, {"namespace": "ilm", "imageTag": "v1.5.0"}), name="python")
+    python.up()
+    from_yaml, from_python = objects_in(render_dir), objects_in(python.render_dir)
+    assert len(from_yaml) == 9  # payments: 4 objects; timestamps: 5 (with its PodDisruptionBudget)
+    assert from_yaml == from_python
+
+    types = {(r["type"], r["urn"].split("::")[-1]) for r in stack.resources()}
+    assert {(CONNECTOR, "payments"), (CONNECTOR, "timestamps")} <= types
+    assert (REGISTRATION, "payments-registration") in types
+
+
+def yaml_connector(program: dict[str, Any], name: str) -> dict[str, Any]:
+    return program["resources"][name]["properties"]
+
+
+def test_a_bad_field_fails_preview_naming_it_without_its_value(yaml_stack, double, tmp_path):
+    program = example_program()
+    yaml_connector(program, "payments")["replicas"] = -3
+    yaml_connector(program, "payments")["serviceAccount"] = {"name": "Not_A_Label-CANARY"}
+    yaml_connector(program, "payments")["strategy"] = {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}
+    stack = yaml_stack(program, name="bad", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
+    with pytest.raises(auto.CommandError):
+        stack.preview()
+    text = stack.text()
+    assert "connectors:index:Connector resource 'payments' has a problem: invalid connector arguments" in text
+    assert "- replicas: Input should be greater than or equal to 0 (got an integer)" in text
+    assert "- serviceAccount.name: must be a DNS-1123 label" in text
+    assert "- strategy: rollingUpdate can only be set when type is RollingUpdate" in text
+    assert "CANARY" not in text and "-3" not in text
+    assert "Traceback" not in text and 'File "' not in text
+    assert double.calls == []
+
+
+def test_parent_option_and_secrets_from_the_consumer(yaml_stack, double, tmp_path):
+    program = example_program()
+    program["config"]["adminToken"] = {"type": "string", "secret": True}
+    program["config"]["apiKey"] = {"type": "string", "secret": True}
+    yaml_connector(program, "payments")["env"] = [{"name": "API_KEY", "value": "${apiKey}"}]
+    timestamps = program["resources"]["timestamps"]
+    timestamps["options"]["parent"] = "${payments}"
+    timestamps["properties"]["registration"]["adminCredentials"] = {"bearerToken": "${adminToken}"}
+    timestamps["properties"]["registration"]["deregisterOnDestroy"] = True
+    stack = yaml_stack(program, name="secrets", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
+    stack.set("adminToken", ADMIN_TOKEN, secret=True)
+    stack.set("apiKey", "api-key-CANARY-3141", secret=True)
+    stack.up()
+    assert len(double.requests) == 2
+
+    resources = {(r["type"], r["urn"].split("::")[-1]): r for r in stack.resources()}
+    payments, timestamps = resources[(CONNECTOR, "payments")], resources[(CONNECTOR, "timestamps")]
+    assert timestamps["parent"] == payments["urn"], "the consumer's parent option"
+    assert resources[("kubernetes:apps/v1:Deployment", "timestamps")]["parent"] == timestamps["urn"]
+    assert resources[(REGISTRATION, "timestamps-registration")]["parent"] == timestamps["urn"]
+    secret = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
+    state = stack.state_file()
+    assert ADMIN_TOKEN not in state
+    assert "CANARY-3141" not in state, "a secret in a rendered field keeps the rendered objects secret"
+    deployment = resources[("kubernetes:apps/v1:Deployment", "payments")]
+    assert deployment["inputs"]["spec"].items() >= secret.items()
+    registration = resources[(REGISTRATION, "timestamps-registration")]
+    assert registration["inputs"]["admin_credentials"].items() >= secret.items()
+
+    stack.destroy()
+    assert len(double.records) == 1, "timestamps de-registered with the consumer's secret admin token"
+
+
+def test_a_proxy_from_yaml(yaml_stack, tmp_path):
+    render_dir = tmp_path / "r"
+    program = {
+        "name": "proxy-consumer",
+        "runtime": "yaml",
+        "resources": {
+            "render": {"type": "pulumi:providers:kubernetes", "properties": {"renderYamlToDirectory": str(render_dir)}},
+            "edge": {
+                "type": "connectors:index:Proxy",
+                "properties": {
+                    "name": "edge",
+                    "namespace": "zone-a",
+                    "readReferences": False,
+                    "configTokenSecretRef": {"name": "edge-token"},
+                },
+                "options": {"providers": ["${render}"]},
+            },
+        },
+        "outputs": {"endpoint": "${edge.endpoint}", "version": "${edge.observedVersion}"},
+    }
+    stack = yaml_stack(program, name="proxy")
+    up = stack.up()
+    assert up.outputs["version"].value == "1.0.0"
+    assert up.outputs["endpoint"].value.startswith("http://edge.zone-a.svc.cluster.local:")
+    kinds = {kind for kind, _, _ in objects_in(render_dir)}
+    assert kinds == {"Deployment", "Service", "ServiceAccount", "NetworkPolicy"}
+    assert 'Secret "edge-token" in namespace "zone-a" cannot be read without a cluster' in stack.text()
+
+
+def model_fields(model: Any) -> dict[str, Any]:
+    return {info.alias or name: info for name, info in model.model_fields.items()}
+
+
+def test_package_get_schema_matches_the_models(yaml_engine):
+    from typing import Literal, get_args, get_origin
+
+    from pydantic import BaseModel
+
+    from components.args import ConnectorArgs
+    from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
+    from components.proxy_args import ProxyArgs
+
+    env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
+    pulumi = pathlib.Path(yaml_engine["TOOLS_BIN"]) / "pulumi"
+    answer = subprocess.run([str(pulumi), "package", "get-schema", "connectors"], env=env, capture_output=True, text=True)
+    assert answer.returncode == 0, answer.stderr
+    schema = json.loads(answer.stdout)
+    types = schema["types"]
+
+    def resolve(spec: dict[str, Any]) -> dict[str, Any]:
+        return types[spec["$ref"].removeprefix("#/types/")] if "$ref" in spec and spec["$ref"].startswith("#/types/") else spec
+
+    def literal_values(annotation: Any) -> tuple[Any, ...] | None:
+        if get_origin(annotation) is Literal:
+            return get_args(annotation)
+        for arg in get_args(annotation):
+            found = literal_values(arg)
+            if found:
+                return found
+        return None
+
+    def nested_model(annotation: Any) -> type[BaseModel] | None:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            return annotation
+        for arg in get_args(annotation):
+            found = nested_model(arg)
+            if found:
+                return found
+        return None
+
+    checked: set[str] = set()
+
+    def check(model: type[BaseModel], properties: dict[str, Any], required: list[str], where: str) -> None:
+        fields = {alias: info for alias, info in model_fields(model).items() if alias != "source"}
+        assert set(properties) == set(fields), where
+        assert set(required) == {alias for alias, info in fields.items() if info.is_required()}, where
+        for alias, info in fields.items():
+            prop = properties[alias]
+            assert prop["description"] == " ".join((info.description or "").split()) != "", f"{where}.{alias}"
+            values = literal_values(info.annotation)
+            if values is not None:
+                assert [v["value"] for v in resolve(prop)["enum"]] == list(values), f"{where}.{alias}"
+            nested = nested_model(info.annotation)
+            if nested is not None:
+                spec = prop.get("items") or prop.get("additionalProperties") or prop
+                target = resolve(spec)
+                if f"{where}.{alias}" not in checked:
+                    checked.add(f"{where}.{alias}")
+                    check(nested, target["properties"], target.get("required", []), f"{where}.{alias}")
+
+    for token, args, outputs in (
+        ("connectors:index:Connector", ConnectorArgs, ConnectorOutputs),
+        ("connectors:index:Proxy", ProxyArgs, ProxyOutputs),
+    ):
+        resource = schema["resources"][token]
+        assert resource["isComponent"] is True
+        options = model_fields(PackageOptions)
+        inputs = {k: v for k, v in resource["inputProperties"].items() if k not in options}
+        check(args, inputs, resource["requiredInputs"], token)
+        check(outputs, resource["properties"], resource["required"], f"{token} outputs")
+    assert schema["resources"]["connectors:index:Connector"]["inputProperties"]["replicas"]["type"] == "integer"
+    assert (
+        schema["resources"]["connectors:index:Connector"]["inputProperties"]["image"]["$ref"] == "#/types/connectors:index:Image"
+    )
+    assert copy.deepcopy(schema)["version"] == "0.1.0"

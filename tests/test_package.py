@@ -1,0 +1,110 @@
+"""The component package's provider side, without the engine: settling a consumer's inputs,
+errors as the engine shows them, the schema's completeness."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pulumi
+import pytest
+from pulumi.output import Unknown
+
+from components.args import Model
+from components.errors import InvalidArgumentsError
+from components.package import schema
+from components.package.provider import as_input_errors, package_options, settle
+
+
+def resolved(value: Any, secret: bool = False, known: bool = True) -> pulumi.Output[Any]:
+    """An Output as the provider server makes it: its data already there."""
+    from pulumi.output import _OutputData
+
+    future: asyncio.Future[Any] = asyncio.get_event_loop().create_future()
+    future.set_result(_OutputData(set(), value, known, secret))
+    return pulumi.Output._from_data(future)
+
+
+@pytest.fixture
+def loop():
+    """A loop of the test's own; the previous one is restored (the mocks' tests use it)."""
+    previous = asyncio.get_event_loop_policy().get_event_loop()
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield loop
+    loop.run_until_complete(asyncio.gather(*asyncio.all_tasks(loop)))  # the Outputs the test made
+    asyncio.set_event_loop(previous)
+    loop.close()
+
+
+def test_secret_anywhere_marks_its_top_level_field(loop):
+    settled = settle(
+        {
+            "name": "demo",
+            "env": [{"name": "A", "value": resolved("s3cret", secret=True)}],
+            "registration": resolved({"platformUrl": "http://p", "name": "n", "authType": "none"}, secret=True),
+            "image": resolved({"repository": "r", "tag": "1"}),
+        }
+    )
+    assert settled.secret_fields == {"env", "registration"}
+    assert settled.values["env"] == [{"name": "A", "value": "s3cret"}]
+    assert settled.values["image"] == {"repository": "r", "tag": "1"}
+
+
+def test_unknowns_become_unknown_outputs_and_whole_numbers_ints(loop):
+    settled = settle(
+        {"image": {"repository": "r", "tag": Unknown()}, "replicas": 2.0, "ratio": 2.5, "later": resolved(None, known=False)}
+    )
+    assert isinstance(settled.values["image"]["tag"], pulumi.Output)
+    assert isinstance(settled.values["later"], pulumi.Output)
+    assert settled.values["replicas"] == 2 and isinstance(settled.values["replicas"], int)
+    assert settled.values["ratio"] == 2.5
+
+
+def test_package_options_are_split_from_the_arguments():
+    options, args = package_options({"name": "demo", "kubeconfig": "/k", "kubeContext": "c", "readReferences": False})
+    assert (options.kubeconfig, options.kube_context, options.read_references) == ("/k", "c", False)
+    assert args == {"name": "demo"}
+
+
+def test_errors_carry_paths_in_the_message_only():
+    error = InvalidArgumentsError(['connector "demo": replicas: must be at least 0 (got an integer)', 'connector "demo": x'])
+    converted = as_input_errors(error, 'connector "demo"')
+    assert converted.message == "invalid connector arguments:\n  - replicas: must be at least 0 (got an integer)\n  - x"
+    assert converted.errors == [], "per-property details would make the engine print each value"
+
+
+def test_every_field_needs_a_description():
+    class Undocumented(Model):
+        documented: int = 0
+        """Has one."""
+        bare: int = 0
+
+    with pytest.raises(TypeError, match=r"Undocumented\.bare has no docstring"):
+        schema.SchemaBuilder().object_type(Undocumented)
+
+
+def test_schema_types_are_all_referenced_and_resolvable():
+    generated = schema.package_schema()
+    text = repr(generated)
+    for token in generated["types"]:
+        assert f"#/types/{token}" in text, f"{token} is never used"
+    refs = {part.split("'")[0] for part in text.split("#/types/")[1:]}
+    assert refs <= set(generated["types"])
+
+
+def test_readme_shows_the_yaml_example_the_tests_run():
+    from .conftest import ROOT
+
+    example = (ROOT / "components" / "package" / "examples" / "yaml" / "Pulumi.yaml").read_text()
+    assert f"```yaml\n{example}```" in (ROOT / "README.md").read_text()
+
+
+def test_the_package_version_is_the_projects():
+    import tomllib
+
+    from components.package import VERSION
+
+    from .conftest import ROOT
+
+    assert VERSION == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
