@@ -55,16 +55,42 @@ CAMEL = {
 }
 
 
-def _report_platform_errors_without_tracebacks() -> None:
-    """In the dynamic provider's process (``python -m pulumi.dynamic``), a provider error is sent
-    to the engine as ``traceback.format_exc()``: for a ``RegistrationError`` (a status, a uuid,
-    what to do) send its message alone, as the engine prints a program's errors. Any other
-    exception keeps its traceback: that is a bug to report."""
-    import traceback
-
+def _provider_host() -> Any:
+    """The dynamic provider's process (``python -m pulumi.dynamic``) this module is loaded in, if so."""
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
-    if main is None or spec is None or spec.name != "pulumi.dynamic.__main__" or not hasattr(main, "traceback"):
+    if main is None or spec is None or spec.name != "pulumi.dynamic.__main__":
+        return None
+    return main
+
+
+PROVIDER_HOST_WORKERS = 32
+
+
+def _register_more_than_four_at_once() -> None:
+    """The SDK's dynamic-provider host serves the engine's calls on a pool of 4 threads, so at
+    most 4 registrations were in flight however wide the engine's ``--parallel`` (each waits on
+    the platform's answer: 50 connectors against a platform answering in 1 s took 16 s). The
+    pool starts a thread per call as calls arrive, up to its ``_max_workers``: raised here, in
+    that process only, once this module is loaded (on the engine's first call, a check)."""
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    if _provider_host() is None:
+        return
+    for pool in (o for o in gc.get_objects() if isinstance(o, ThreadPoolExecutor)):
+        pool._max_workers = max(pool._max_workers, PROVIDER_HOST_WORKERS)
+
+
+def _report_platform_errors_without_tracebacks() -> None:
+    """In the dynamic provider's process, a provider error is sent to the engine as
+    ``traceback.format_exc()``: for a ``RegistrationError`` (a status, a uuid, what to do) send
+    its message alone, as the engine prints a program's errors. Any other exception keeps its
+    traceback: that is a bug to report."""
+    import traceback
+
+    main = _provider_host()
+    if main is None or not hasattr(main, "traceback"):
         return
 
     class _Formatter:
@@ -84,6 +110,7 @@ def _report_platform_errors_without_tracebacks() -> None:
 
 
 _report_platform_errors_without_tracebacks()
+_register_more_than_four_at_once()
 
 
 def _warn(message: str) -> None:

@@ -10,6 +10,17 @@ writes ``<out>/bench.json`` and, when matplotlib is installed, ``<out>/bench.png
 against n, one line per variant and operation). Never part of ``make test``; no test asserts
 a time. (P1 and growth of issue #14; the registration and cluster measurements are not here yet.)
 
+``--registrations``: P2, a no-op rerun of 100 connectors with registrations (changes and
+platform requests, which must both be 0), and P3, 50 connectors registering against the
+platform stand-in answering after 1 s each: exactly 50 requests, the registration phase's wall
+time against the serial sum, and how many requests were in flight at once. Writes
+``<out>/registrations.json``.
+
+``--ready-latency``: P4, on the local cluster (``scripts/install-cluster-tools``): 10 connectors
+registering; for each, the time from when a watch on its Deployment first sees it Available to
+the registration request reaching the platform stand-in (median and max). Writes
+``<out>/ready-latency.json``.
+
 ``--split N``: one stack of N connectors against the same N as ``--split-stacks`` stacks run by
 the fleet command (``deploy.py <op> --stacks 'split-*' --parallel P``), side by side in one
 run, through ``scripts/deploy.py`` for both (the same process start-up on each side): preview
@@ -50,72 +61,47 @@ def connectors(n: int) -> list[dict[str, Any]]:
 
 
 def hand_written_program() -> None:
-    """The same four objects per connector, written directly with pulumi_kubernetes."""
+    """The same objects as the component renders, created directly with pulumi_kubernetes: no
+    component, no validation, no outputs. The objects are written out from the renderer once,
+    outside the program (``plain_objects``), so both variants apply identical objects (the
+    benchmark compares the rendered files)."""
     import pulumi
     import pulumi_kubernetes as k8s
 
     config = pulumi.Config("connectors")
     provider = k8s.Provider("render", render_yaml_to_directory=config.require("renderDirectory"))
     opts = pulumi.ResourceOptions(provider=provider)
-    for entry in json.loads(config.require("connectors")):
-        name, namespace = entry["name"], entry["namespace"]
-        selector = {"app.kubernetes.io/name": name, "app.kubernetes.io/component": "connector", "otilm.com/connector": name}
-        labels = {**selector, "app.kubernetes.io/managed-by": "pulumi-connector"}
-        meta = {"name": name, "namespace": namespace, "labels": labels}
-        account = k8s.core.v1.ServiceAccount(name, metadata=meta, opts=opts)
-        k8s.core.v1.Service(
-            name,
-            metadata=meta,
-            spec={
-                "type": "ClusterIP",
-                "selector": selector,
-                "ports": [{"name": "http", "port": 8080, "targetPort": 8080, "protocol": "TCP"}],
-            },
-            opts=opts,
-        )
-        hardened = {
-            "runAsNonRoot": True,
-            "allowPrivilegeEscalation": False,
-            "privileged": False,
-            "capabilities": {"drop": ["ALL"]},
-            "seccompProfile": {"type": "RuntimeDefault"},
-            "readOnlyRootFilesystem": True,
-        }
+    for objects in json.loads(pathlib.Path(config.require("plainObjectsFile")).read_text()):
+        name = objects["deployment"]["metadata"]["name"]
+        account = k8s.core.v1.ServiceAccount(name, metadata=objects["service_account"]["metadata"], opts=opts)
+        k8s.core.v1.Service(name, metadata=objects["service"]["metadata"], spec=objects["service"]["spec"], opts=opts)
         k8s.apps.v1.Deployment(
             name,
-            metadata=meta,
-            spec={
-                "replicas": 1,
-                "selector": {"matchLabels": selector},
-                "template": {
-                    "metadata": {"labels": labels},
-                    "spec": {
-                        "serviceAccountName": name,
-                        "securityContext": {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}},
-                        "containers": [
-                            {
-                                "name": "connector",
-                                "image": "r.example/bench:1.0.0",
-                                "ports": [{"name": "http", "containerPort": 8080}],
-                                "env": entry["spec"]["env"],
-                                "securityContext": hardened,
-                            }
-                        ],
-                    },
-                },
-            },
+            metadata=objects["deployment"]["metadata"],
+            spec=objects["deployment"]["spec"],
             opts=pulumi.ResourceOptions(provider=provider, depends_on=[account]),
         )
-        k8s.networking.v1.NetworkPolicy(
-            name,
-            metadata=meta,
-            spec={
-                "podSelector": {"matchLabels": selector},
-                "policyTypes": ["Ingress"],
-                "ingress": [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": 8080}]}],
-            },
-            opts=opts,
-        )
+        policy = objects["network_policy"]
+        k8s.networking.v1.NetworkPolicy(name, metadata=policy["metadata"], spec=policy["spec"], opts=opts)
+
+
+def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each connector's four objects as the component creates them (rendered, checksum stamped,
+    every object's metadata owned by the program)."""
+    from components.args import ConnectorEntry
+    from components.checksum import EMPTY_CHECKSUM
+    from components.children import owned_by_the_program
+    from components.render.connector import render_connector
+    from components.render.objects import stamp_checksum
+
+    result = []
+    for entry in entries:
+        rendered = render_connector(ConnectorEntry.model_validate(entry).to_args())
+        deployment = stamp_checksum(rendered.deployment, EMPTY_CHECKSUM)
+        objects = {"service_account": rendered.service_account, "service": rendered.service, "deployment": deployment}
+        objects["network_policy"] = rendered.network_policy
+        result.append({kind: {**obj, "metadata": owned_by_the_program(obj["metadata"])} for kind, obj in objects.items()})
+    return result
 
 
 def component_program() -> None:
@@ -130,7 +116,8 @@ def timed(operation: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> dict[str, float]:
+def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:
+    """The variant's times, and the files it rendered."""
     from pulumi import automation as auto
 
     work, state, render = folder / "work", folder / "state", folder / "rendered"
@@ -150,13 +137,18 @@ def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str])
         ),
     )
     stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render)))
-    stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors(n))))
+    if variant == "hand-written":
+        objects_file = folder / "plain-objects.json"
+        objects_file.write_text(json.dumps(plain_objects(connectors(n))))
+        stack.set_config("connectors:plainObjectsFile", auto.ConfigValue(str(objects_file)))
+    else:
+        stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors(n))))
     times = {
         "preview": timed(stack.preview),
         "up": timed(stack.up),
         "noop_up": timed(stack.up),
     }
-    return times
+    return times, {p.name: p.read_text() for p in sorted(render.rglob("*.yaml"))}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,27 +156,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 300])
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "bench-results"))
+    parser.add_argument(
+        "--skip-checkpoints", action="store_true", help="run the engine with PULUMI_SKIP_CHECKPOINTS=true (see the README)"
+    )
+    parser.add_argument("--registrations", action="store_true", help="P2 (no-op rerun) and P3 (slow platform)")
+    parser.add_argument("--engine-parallel", type=int, help="the engine's --parallel for --registrations")
+    parser.add_argument("--ready-latency", action="store_true", help="P4: Deployment Available to registration, on a cluster")
     parser.add_argument("--split", type=int, metavar="N", help="one stack of N connectors against the fleet command")
     parser.add_argument("--split-stacks", type=int, default=8)
+    parser.add_argument("--split-operations", nargs="+", choices=["preview", "up"], default=["preview", "up"])
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
     options = parser.parse_args(argv)
+    if options.skip_checkpoints:
+        os.environ["PULUMI_SKIP_CHECKPOINTS"] = "true"
+    if options.registrations:
+        return registration_benchmark(pathlib.Path(options.out), options.engine_parallel)
+    if options.ready_latency:
+        return ready_latency_benchmark(pathlib.Path(options.out))
     if options.split:
-        return split_benchmark(options.split, options.split_stacks, options.parallel, pathlib.Path(options.out))
+        return split_benchmark(
+            options.split, options.split_stacks, options.parallel, pathlib.Path(options.out), options.split_operations
+        )
 
     from scripts.engine_tools import engine_env, tools_bin
 
     env = engine_env(tools_bin(), "bench-passphrase")
     os.environ.update(env)
+    env["PULUMI_SKIP_CHECKPOINTS"] = os.environ.get("PULUMI_SKIP_CHECKPOINTS", "false")
     results: dict[str, dict[str, dict[str, list[float]]]] = {}
     for n in options.sizes:
         for round_ in range(options.rounds):
             order = VARIANTS if round_ % 2 == 0 else tuple(reversed(VARIANTS))
+            rendered: dict[str, dict[str, str]] = {}
             for variant in order:
                 with tempfile.TemporaryDirectory(prefix="bench-") as folder:
-                    times = run_variant(variant, n, pathlib.Path(folder), env)
+                    times, rendered[variant] = run_variant(variant, n, pathlib.Path(folder), env)
                 for operation, seconds in times.items():
                     results.setdefault(str(n), {}).setdefault(variant, {}).setdefault(operation, []).append(seconds)
                 print(f"n={n} {variant}: " + ", ".join(f"{op} {t:.1f} s" for op, t in times.items()), flush=True)
+            if rendered["hand-written"] != rendered["component"]:
+                raise SystemExit(f"n={n}: the two variants rendered different objects: not a fair comparison")
 
     rows = []
     for n, variants in results.items():
@@ -210,12 +221,168 @@ def main(argv: list[str] | None = None) -> int:
     out = pathlib.Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
-    (out / "bench.json").write_text(json.dumps({"machine": machine, "rounds": options.rounds, "rows": rows}, indent=2))
-    plot(rows, out / "bench.png")
+    suffix = "-skip-checkpoints" if options.skip_checkpoints else ""
+    summary = {"machine": machine, "rounds": options.rounds, "skip_checkpoints": options.skip_checkpoints, "rows": rows}
+    (out / f"bench{suffix}.json").write_text(json.dumps(summary, indent=2))
+    plot(rows, out / f"bench{suffix}.png")
     return 0
 
 
-def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path) -> int:
+def registering_stack(n: int, platform_url: str, folder: pathlib.Path, env: dict[str, str]) -> Any:
+    from pulumi import automation as auto
+
+    work, state = folder / "work", folder / "state"
+    for path in (work, state):
+        path.mkdir(parents=True)
+    stack = auto.create_stack(
+        f"bench-reg-{n}",
+        project_name="connectors",
+        program=component_program,
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=str(work),
+            pulumi_home=env["PULUMI_HOME"],
+            env_vars={**env, "PULUMI_BACKEND_URL": f"file://{state}"},
+            project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
+            secrets_provider="passphrase",
+        ),
+    )
+    entries = connectors(n)
+    for entry in entries:
+        entry["spec"]["registration"] = {"platformUrl": platform_url, "name": entry["name"], "authType": "none"}
+    stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(folder / "rendered")))
+    stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(entries)))
+    return stack
+
+
+def most_at_once(starts: list[float], seconds: float) -> int:
+    """The most requests in flight together, each taking ``seconds`` from its start."""
+    edges = sorted([(t, 1) for t in starts] + [(t + seconds, -1) for t in starts], key=lambda e: (e[0], e[1]))
+    level = peak = 0
+    for _, step in edges:
+        level += step
+        peak = max(peak, level)
+    return peak
+
+
+def registration_benchmark(out: pathlib.Path, parallel: int | None) -> int:
+    from scripts.engine_tools import engine_env, tools_bin
+    from tests.platform_double import platform_double
+
+    env = engine_env(tools_bin(), "bench-passphrase")
+    os.environ.update(env)
+    options = {"parallel": parallel} if parallel else {}
+    summary: dict[str, Any] = {"engine_parallel": parallel or "default"}
+    with platform_double() as double, tempfile.TemporaryDirectory(prefix="bench-p2-") as folder:
+        stack = registering_stack(100, double.url, pathlib.Path(folder), env)
+        stack.up(**options)
+        first = len(double.calls)
+        start = time.perf_counter()
+        rerun = stack.up(**options)
+        changes = {op: n for op, n in (rerun.summary.resource_changes or {}).items() if op != "same" and n}
+        summary["p2"] = {
+            "n": 100,
+            "registrations": len(double.requests),
+            "noop_up_s": round(time.perf_counter() - start, 1),
+            "noop_changes": changes,
+            "noop_platform_requests": len(double.calls) - first,
+        }
+    print(f"P2: {summary['p2']}", flush=True)
+    delay, n = 1.0, 50
+    with platform_double() as double, tempfile.TemporaryDirectory(prefix="bench-p3-") as folder:
+        double.register_delay = delay
+        stack = registering_stack(n, double.url, pathlib.Path(folder), env)
+        start = time.perf_counter()
+        stack.up(**options)
+        up_s = time.perf_counter() - start
+        arrivals = [t.timestamp() for t in double.register_times]
+        phase = max(arrivals) + delay - min(arrivals)
+        summary["p3"] = {
+            "n": n,
+            "requests": len(double.requests),
+            "platform_answer_s": delay,
+            "up_s": round(up_s, 1),
+            "registration_phase_s": round(phase, 1),
+            "serial_sum_s": n * delay,
+            "fraction_of_serial": round(phase / (n * delay), 3),
+            "most_in_flight": most_at_once(arrivals, delay),
+        }
+    print(f"P3: {summary['p3']}", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    summary["machine"] = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
+    (out / "registrations.json").write_text(json.dumps(summary, indent=2))
+    return 0
+
+
+def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
+    import threading
+
+    from kubernetes import client, watch
+    from pulumi import automation as auto
+
+    from scripts.engine_tools import engine_env, tools_bin
+    from tests.cluster.local_cluster import local_cluster
+    from tests.platform_double import platform_double
+
+    env = engine_env(tools_bin(), "bench-passphrase")
+    os.environ.update(env)
+    available: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-p4-") as folder, local_cluster(pathlib.Path(folder) / "cluster") as cluster:
+        api = cluster.api()
+        client.CoreV1Api(api).create_namespace({"metadata": {"name": "bench"}})
+        stop = threading.Event()
+
+        def watch_deployments() -> None:
+            stream = watch.Watch()
+            for event in stream.stream(client.AppsV1Api(api).list_namespaced_deployment, "bench", timeout_seconds=600):
+                deployment = event["object"]
+                conditions = deployment.status.conditions or []
+                if any(c.type == "Available" and c.status == "True" for c in conditions):
+                    available.setdefault(deployment.metadata.name, time.time())
+                if stop.is_set():
+                    stream.stop()
+
+        watcher = threading.Thread(target=watch_deployments, daemon=True)
+        watcher.start()
+        with platform_double() as double:
+            work, state = pathlib.Path(folder) / "work", pathlib.Path(folder) / "state"
+            work.mkdir()
+            state.mkdir()
+            stack = auto.create_stack(
+                "bench-ready",
+                project_name="connectors",
+                program=component_program,
+                opts=auto.LocalWorkspaceOptions(
+                    work_dir=str(work),
+                    pulumi_home=env["PULUMI_HOME"],
+                    env_vars={**env, "PULUMI_BACKEND_URL": f"file://{state}"},
+                    project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
+                    secrets_provider="passphrase",
+                ),
+            )
+            entries = connectors(n)
+            for entry in entries:
+                entry["spec"]["registration"] = {"platformUrl": double.url, "name": entry["name"], "authType": "none"}
+            stack.set_config("connectors:kubeconfig", auto.ConfigValue(str(cluster.kubeconfig)))
+            stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(entries)))
+            stack.up()
+            registered = {body["name"]: t.timestamp() for body, t in zip(double.requests, double.register_times, strict=True)}
+            stop.set()
+            stack.destroy()
+    delays = sorted(registered[name] - available[name] for name in registered)
+    summary = {
+        "n": n,
+        "median_s": round(statistics.median(delays), 3),
+        "max_s": round(max(delays), 3),
+        "delays_s": [round(d, 3) for d in delays],
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+    }
+    print(f"P4: Available to registration over {n} connectors: median {summary['median_s']} s, max {summary['max_s']} s")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "ready-latency.json").write_text(json.dumps(summary, indent=2))
+    return 0
+
+
+def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, operations: list[str]) -> int:
     import shutil
     import subprocess
 
@@ -248,10 +415,9 @@ def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path) -> in
             print(f"{label}: {results[label]:.1f} s", flush=True)
 
         fleet = ("--stacks", "split-*", "--parallel", str(parallel))
-        run("single preview", "preview", "--stack", "single")
-        run("fleet preview", "preview", *fleet)
-        run("single up", "up", "--stack", "single")
-        run("fleet up", "up", *fleet)
+        for operation in operations:
+            run(f"single {operation}", operation, "--stack", "single")
+            run(f"fleet {operation}", operation, *fleet)
     rows = [
         {
             "operation": op,
@@ -259,7 +425,7 @@ def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path) -> in
             "fleet_s": round(results[f"fleet {op}"], 1),
             "ratio": round(results[f"fleet {op}"] / results[f"single {op}"], 2),
         }
-        for op in ("preview", "up")
+        for op in operations
     ]
     print(f"\n{n} connectors: 1 stack against {stacks} stacks of {-(-n // stacks)} with {parallel} workers")
     for row in rows:

@@ -6,7 +6,7 @@ operations and flags of the ``pulumi`` command that the README asks users to run
 
     python scripts/deploy.py preview [--diff] [--target URN ...] [--stack dev]
     python scripts/deploy.py up      [--diff] [--target URN ...] [--replace URN ...]
-    python scripts/deploy.py refresh [--target URN ...]
+    python scripts/deploy.py refresh [--target URN ...] [--clear-pending-creates]
     python scripts/deploy.py destroy [--target URN ...]
     python scripts/deploy.py urns    (every resource's URN, as ``pulumi stack --show-urns``)
     python scripts/deploy.py cancel  (after a run was killed: release the stack's lock)
@@ -48,16 +48,26 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         default=os.environ.get("PULUMI_SECRETS_PROVIDER"),
         help="for a new stack: passphrase (default) or a KMS URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)",
     )
+    parser.add_argument(
+        "--skip-checkpoints",
+        action="store_true",
+        help="save state once at the end, not after every step (much faster for large stacks; see the README for the cost)",
+    )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     parser.add_argument("--diff", action="store_true", help="show the detailed diff of every change")
     parser.add_argument("--target", action="append", default=[], metavar="URN", help="operate on this resource only")
     parser.add_argument("--replace", action="append", default=[], metavar="URN", help="up: replace this resource")
+    parser.add_argument(
+        "--clear-pending-creates", action="store_true", help="refresh: drop creates a killed run left pending from state"
+    )
     parser.add_argument("--work-dir", default=str(ROOT), help="the project folder (Pulumi.yaml and stacks/)")
     options = parser.parse_args(argv)
     if options.parallel < 1:
         parser.error("--parallel must be at least 1")
     if options.replace and options.operation not in ("up", "preview"):
         parser.error("--replace applies to up and preview only")
+    if options.clear_pending_creates and options.operation != "refresh":
+        parser.error("--clear-pending-creates applies to refresh only")
     if options.diff and options.operation not in ("up", "preview"):
         parser.error("--diff applies to up and preview only")
     return options
@@ -76,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         extra = ["--diff"] * options.diff + [f"--target={t}" for t in options.target]
         extra += [f"--replace={r}" for r in options.replace]
         extra += [f"--secrets-provider={options.secrets_provider}"] if options.secrets_provider else []
+        extra += ["--skip-checkpoints"] if options.skip_checkpoints else []
         return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
     started = time.monotonic()
     report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
@@ -101,6 +112,8 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
         state = work_dir / ".pulumi-state"
         state.mkdir(exist_ok=True)
         env["PULUMI_BACKEND_URL"] = f"file://{state}"
+    if options.skip_checkpoints:
+        env["PULUMI_SKIP_CHECKPOINTS"] = "true"
     os.environ.update(env)
     os.chdir(work_dir)
     report_run_errors_once()
@@ -140,7 +153,9 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
             for key, value in result.outputs.items():
                 print(f"{key}: {'[secret]' if value.secret else value.value}")
         elif options.operation == "refresh":
-            stack.refresh(on_output=print, on_error=print, target=targets)
+            stack.refresh(
+                on_output=print, on_error=print, target=targets, clear_pending_creates=options.clear_pending_creates or None
+            )
         elif options.operation == "destroy":
             stack.destroy(on_output=print, on_error=print, target=targets)
         elif options.operation == "cancel":

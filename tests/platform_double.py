@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 import ssl
+import threading
 import time
 import uuid as uuids
 from collections.abc import Callable, Iterator
@@ -141,6 +142,8 @@ class PlatformDouble:
     admin_cert_subjects: list[str] = field(default_factory=list)
     register_delay: float = 0.0
     """Seconds each register call waits before it is answered (a slow platform)."""
+    register_gate: threading.Event | None = None
+    """When set, register calls are held until the event is set (a run kept busy on purpose)."""
     after_register: Callable[[], None] | None = None
     """Called once a register call has been answered (a test kills the client there)."""
 
@@ -264,6 +267,8 @@ class _Handler(BaseHTTPRequestHandler):
         double = self.double
         if double.register_delay:
             time.sleep(double.register_delay)
+        if double.register_gate is not None:
+            double.register_gate.wait(600)
         double.register_times.append(datetime.now(UTC))
         double.paths.append("/api" + path)
         double.requests.append(body)

@@ -119,16 +119,18 @@ def test_a_bad_field_fails_preview_naming_it_without_its_value(yaml_stack, doubl
     assert double.calls == []
 
 
-def test_parent_option_and_secrets_from_the_consumer(yaml_stack, double, tmp_path):
+def test_parent_and_provider_options_and_secrets_from_the_consumer(yaml_stack, double, tmp_path):
     program = example_program()
     program["config"]["adminToken"] = {"type": "string", "secret": True}
     program["config"]["apiKey"] = {"type": "string", "secret": True}
     yaml_connector(program, "payments")["env"] = [{"name": "API_KEY", "value": "${apiKey}"}]
     timestamps = program["resources"]["timestamps"]
-    timestamps["options"]["parent"] = "${payments}"
+    program["resources"]["payments"]["options"] = {"provider": "${kubernetes}"}  # provider, singular
+    timestamps["options"] = {"parent": "${payments}"}  # and its providers inherited from the parent
     timestamps["properties"]["registration"]["adminCredentials"] = {"bearerToken": "${adminToken}"}
     timestamps["properties"]["registration"]["deregisterOnDestroy"] = True
-    stack = yaml_stack(program, name="secrets", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
+    render_dir = tmp_path / "r"
+    stack = yaml_stack(program, name="secrets", platformUrl=double.url, renderDirectory=str(render_dir))
     stack.set("adminToken", ADMIN_TOKEN, secret=True)
     stack.set("apiKey", "api-key-CANARY-3141", secret=True)
     stack.up()
@@ -139,6 +141,9 @@ def test_parent_option_and_secrets_from_the_consumer(yaml_stack, double, tmp_pat
     assert timestamps["parent"] == payments["urn"], "the consumer's parent option"
     assert resources[("kubernetes:apps/v1:Deployment", "timestamps")]["parent"] == timestamps["urn"]
     assert resources[(REGISTRATION, "timestamps-registration")]["parent"] == timestamps["urn"]
+    rendered = objects_in(render_dir)
+    assert ("Deployment", "ilm", "payments") in rendered, "the provider option reached the component's children"
+    assert ("Deployment", "ilm", "timestamps") in rendered, "as did the parent's providers"
     secret = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
     state = stack.state_file()
     assert ADMIN_TOKEN not in state
