@@ -116,16 +116,15 @@ def timed(operation: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:
-    """The variant's times, and the files it rendered."""
+def inline_stack(name: str, program: Callable[[], None], folder: pathlib.Path, env: dict[str, str]) -> Any:
+    """A new stack of an inline program, its work folder and ``file://`` state under ``folder``."""
     from pulumi import automation as auto
 
-    work, state, render = folder / "work", folder / "state", folder / "rendered"
+    work, state = folder / "work", folder / "state"
     for path in (work, state):
         path.mkdir(parents=True)
-    program = hand_written_program if variant == "hand-written" else component_program
-    stack = auto.create_stack(
-        f"bench-{n}",
+    return auto.create_stack(
+        name,
         project_name="connectors",
         program=program,
         opts=auto.LocalWorkspaceOptions(
@@ -136,6 +135,22 @@ def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str])
             secrets_provider="passphrase",
         ),
     )
+
+
+def registering(entries: list[dict[str, Any]], platform_url: str) -> list[dict[str, Any]]:
+    """The entries, each registering under its own name at ``platform_url``."""
+    for entry in entries:
+        entry["spec"]["registration"] = {"platformUrl": platform_url, "name": entry["name"], "authType": "none"}
+    return entries
+
+
+def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:
+    """The variant's times, and the files it rendered."""
+    from pulumi import automation as auto
+
+    render = folder / "rendered"
+    program = hand_written_program if variant == "hand-written" else component_program
+    stack = inline_stack(f"bench-{n}", program, folder, env)
     stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render)))
     if variant == "hand-written":
         objects_file = folder / "plain-objects.json"
@@ -231,24 +246,8 @@ def main(argv: list[str] | None = None) -> int:
 def registering_stack(n: int, platform_url: str, folder: pathlib.Path, env: dict[str, str]) -> Any:
     from pulumi import automation as auto
 
-    work, state = folder / "work", folder / "state"
-    for path in (work, state):
-        path.mkdir(parents=True)
-    stack = auto.create_stack(
-        f"bench-reg-{n}",
-        project_name="connectors",
-        program=component_program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=str(work),
-            pulumi_home=env["PULUMI_HOME"],
-            env_vars={**env, "PULUMI_BACKEND_URL": f"file://{state}"},
-            project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
-            secrets_provider="passphrase",
-        ),
-    )
-    entries = connectors(n)
-    for entry in entries:
-        entry["spec"]["registration"] = {"platformUrl": platform_url, "name": entry["name"], "authType": "none"}
+    stack = inline_stack(f"bench-reg-{n}", component_program, folder, env)
+    entries = registering(connectors(n), platform_url)
     stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(folder / "rendered")))
     stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(entries)))
     return stack
@@ -344,24 +343,8 @@ def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
         watcher = threading.Thread(target=watch_deployments, daemon=True)
         watcher.start()
         with platform_double() as double:
-            work, state = pathlib.Path(folder) / "work", pathlib.Path(folder) / "state"
-            work.mkdir()
-            state.mkdir()
-            stack = auto.create_stack(
-                "bench-ready",
-                project_name="connectors",
-                program=component_program,
-                opts=auto.LocalWorkspaceOptions(
-                    work_dir=str(work),
-                    pulumi_home=env["PULUMI_HOME"],
-                    env_vars={**env, "PULUMI_BACKEND_URL": f"file://{state}"},
-                    project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
-                    secrets_provider="passphrase",
-                ),
-            )
-            entries = connectors(n)
-            for entry in entries:
-                entry["spec"]["registration"] = {"platformUrl": double.url, "name": entry["name"], "authType": "none"}
+            stack = inline_stack("bench-ready", component_program, pathlib.Path(folder) / "stack", env)
+            entries = registering(connectors(n), double.url)
             stack.set_config("connectors:kubeconfig", auto.ConfigValue(str(cluster.kubeconfig)))
             stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(entries)))
             stack.up()

@@ -3,6 +3,7 @@ runs colliding on one stack, a run killed after the platform answered, and many 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -89,6 +90,19 @@ def project(tmp_path, postgres: PostgresServer, engine) -> Project:
     return Project(tmp_path / "project", postgres.backend_url)
 
 
+def kill_session(session: int) -> None:
+    """SIGKILL every process of a session (the run started with ``start_new_session``): the run,
+    the engine, and the plugins the engine started in process groups of their own."""
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
 def registrations_in(export: dict[str, Any]) -> list[dict[str, Any]]:
     return [r for r in export["deployment"].get("resources", []) if r["type"] == REGISTRATION]
 
@@ -140,43 +154,45 @@ def test_two_runs_on_one_stack_at_once_one_is_refused_by_the_lock(project, doubl
 @pytest.mark.parametrize("skip_checkpoints", [False, True], ids=["checkpoints", "skip-checkpoints"])
 def test_a_run_killed_after_the_platform_answered_recovers_without_a_duplicate(project, double, skip_checkpoints):
     admin = {"adminCredentials": {"bearerToken": ADMIN_TOKEN}}
-    project.add_stack("team-c", [connector("team-c", i, double.url, **admin) for i in range(2)])
+    stack = "team-d" if skip_checkpoints else "team-c"
+    project.add_stack(stack, [connector(stack, i, double.url, **admin) for i in range(2)])
     fast = ["--skip-checkpoints"] if skip_checkpoints else []
-    run = project.start("up", "--stack", "team-c", *fast)
+    run = project.start("up", "--stack", stack, *fast)
 
     def kill_the_run() -> None:
         double.after_register = None
-        os.killpg(run.pid, signal.SIGKILL)
+        os.killpg(run.pid, signal.SIGKILL)  # the run and the engine, at once: before it saves a uuid
 
     double.after_register = kill_the_run
     run.wait(timeout=600)
-    assert run.returncode == -signal.SIGKILL
+    assert run.returncode == -signal.SIGKILL, run.stdout.read() if run.stdout else ""
+    kill_session(run.pid)  # plugins the engine started are in groups of their own
     assert len(double.records) >= 1
-    state = project.export("team-c")
+    state = project.export(stack)
     assert all("uuid" not in (r.get("outputs") or {}) for r in registrations_in(state)), "killed before Pulumi saved a uuid"
 
-    locked = project.run("up", "--stack", "team-c", *fast)
+    locked = project.run("up", "--stack", stack, *fast)
     assert locked.returncode != 0 and "the stack is currently locked" in locked.stdout + locked.stderr
-    cancelled = project.run("cancel", "--stack", "team-c")
+    cancelled = project.run("cancel", "--stack", stack)
     assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
 
-    recovered = project.run("up", "--stack", "team-c", *fast)
+    recovered = project.run("up", "--stack", stack, *fast)
     assert recovered.returncode == 0, recovered.stdout + recovered.stderr
-    assert names_registered(double) == Counter({"team-c-c0": 1, "team-c-c1": 1}), "no duplicate on the platform"
+    assert names_registered(double) == Counter({f"{stack}-c0": 1, f"{stack}-c1": 1}), "no duplicate on the platform"
     assert double.count("POST", "/v2/connectors/list") >= 1, "the 409 was met and the record adopted"
     if skip_checkpoints:
         assert "pending operations" not in recovered.stdout, "nothing of the killed run was saved"
     else:
         assert "pending operations from previous deployment" in recovered.stdout
-        registration_urns = [r["urn"] for r in registrations_in(project.export("team-c"))]
+        registration_urns = [r["urn"] for r in registrations_in(project.export(stack))]
         targets = [f"--target={urn}" for urn in registration_urns]
-        cleared = project.run("refresh", "--stack", "team-c", "--clear-pending-creates", *targets)
+        cleared = project.run("refresh", "--stack", stack, "--clear-pending-creates", *targets)
         assert cleared.returncode == 0, cleared.stdout + cleared.stderr
-    export = project.export("team-c")
+    export = project.export(stack)
     assert not export["deployment"].get("pending_operations"), "the interrupted creates are cleared"
     uuids = sorted(r["outputs"]["uuid"] for r in registrations_in(export))
     assert uuids == sorted(double.records)
-    again = project.run("up", "--stack", "team-c", *fast)
+    again = project.run("up", "--stack", stack, *fast)
     assert again.returncode == 0 and sorted(double.records) == uuids
 
 
