@@ -142,6 +142,8 @@ class PlatformDouble:
     admin_cert_subjects: list[str] = field(default_factory=list)
     register_delay: float = 0.0
     """Seconds each register call waits before it is answered (a slow platform)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while a record is checked for duplicates and added (requests are served in threads)."""
     register_gate: threading.Event | None = None
     """When set, register calls are held until the event is set (a run kept busy on purpose)."""
     after_register: Callable[[], None] | None = None
@@ -228,7 +230,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._admin(op):
             return
         if template == "/v2/connectors/list":
-            items = [r.detail() for r in double.records.values()]
+            items = [r.detail() for r in list(double.records.values())]
             self._answer(
                 op, 200, {"items": items, "itemsPerPage": 1000, "pageNumber": 1, "totalPages": 1, "totalItems": len(items)}
             )
@@ -279,18 +281,22 @@ class _Handler(BaseHTTPRequestHandler):
         if not isinstance(body, dict) or not {"name", "url", "version", "authType"} <= set(body):
             self._answer(op, 400, {"message": "bad request"})
             return
-        duplicate = any(
-            r.name == body["name"] or (r.url, r.version) == (body["url"], body["version"]) for r in double.records.values()
-        )
+        with double.lock:
+            duplicate = any(
+                r.name == body["name"] or (r.url, r.version) == (body["url"], body["version"])
+                for r in list(double.records.values())
+            )
+            record = None if duplicate else Record(
+                str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
+                body.get("authAttributes") or [], body.get("customAttributes") or [],
+            )  # fmt: skip
+            if record is not None:
+                double.records[record.uuid] = record
         if duplicate:
             # The Core answers 409 {"message"}; the OpenAPI file leaves it undeclared (see SOURCES facts).
             answer_json(self, 409, json.dumps({"message": "connector already exists"}).encode())
             return
-        record = Record(
-            str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
-            body.get("authAttributes") or [], body.get("customAttributes") or [],
-        )  # fmt: skip
-        double.records[record.uuid] = record
+        assert record is not None
         self._answer(op, 200, record.detail())
         if double.after_register is not None:
             self.wfile.flush()
