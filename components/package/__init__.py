@@ -1,8 +1,8 @@
 """The component package: the connector and the proxy served to any Pulumi language.
 
 ``schema`` generates the package schema from the argument models; ``provider`` serves the two
-components over Pulumi's provider protocol (``python -m components.package``, the executable
-plugin ``scripts/pulumi-resource-connectors``, or ``PulumiPlugin.yaml`` here for
+components over Pulumi's provider protocol (``python -m components.package``, which the
+executable plugin ``scripts/install-tools`` installs runs, or ``PulumiPlugin.yaml`` here for
 ``pulumi package add``).
 """
 
