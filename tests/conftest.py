@@ -1,14 +1,33 @@
 from __future__ import annotations
 
+import os
 import pathlib
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NoReturn
 
 import pytest
 import yaml
 
+from .platform_double import PlatformDouble, platform_double
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
+
+
+def unavailable(what: str, error: object) -> NoReturn:
+    """A tool or server a test needs is missing: a skip with the reason, a failure under ``CI=true``."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} cannot be skipped in CI: {error}")
+    pytest.skip(str(error))
+
+
+@pytest.fixture
+def double() -> Iterator[PlatformDouble]:
+    """The platform stand-in on 127.0.0.1; every request it saw kept to the Core's OpenAPI file."""
+    with platform_double() as running:
+        yield running
+    assert running.violations == []
 
 
 def stack_connectors(stack: str) -> list[dict[str, Any]]:

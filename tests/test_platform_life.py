@@ -39,13 +39,6 @@ def called(double: PlatformDouble) -> list[tuple[str, str]]:
     return [(method, path.split("/v2/connectors/")[0] if "{" in path else path) for method, path in double.calls]
 
 
-@pytest.fixture
-def double():
-    with platform_double() as running:
-        yield running
-    assert running.violations == []
-
-
 def test_adopting_a_known_uuid_posts_nothing(double):
     record = double.add("X.509", URL)
     result = RegistrationProvider().create(props(double, adopt_uuid=record.uuid))

@@ -23,6 +23,8 @@ from pulumi import automation as auto
 from components.program import connectors_program
 from scripts.engine_tools import ToolsUnavailable, engine_env, report_run_errors_once, tools_bin
 
+from ..conftest import unavailable
+
 PASSPHRASE = "engine-tests-passphrase"
 
 
@@ -36,9 +38,7 @@ def engine() -> dict[str, str]:
     try:
         bin_dir = tools_bin()
     except ToolsUnavailable as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"engine tests cannot be skipped in CI: {error}")
-        pytest.skip(str(error))
+        unavailable("engine tests", error)
     report_run_errors_once()
     return {**engine_env(bin_dir, PASSPHRASE), "TOOLS_BIN": str(bin_dir)}
 

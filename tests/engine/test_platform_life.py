@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pulumi import automation as auto
 
-from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from ..platform_double import ADMIN_TOKEN, PlatformDouble
 from .conftest import EngineStack, changes
 from .test_engine import connector
 
@@ -22,13 +22,6 @@ PUT = ("PUT", "/v2/connectors/{uuid}")
 DELETE = ("DELETE", "/v2/connectors/{uuid}")
 APPROVE = ("PATCH", "/v2/connectors/{uuid}/approve")
 LIST = ("POST", "/v2/connectors/list")
-
-
-@pytest.fixture
-def double():
-    with platform_double() as running:
-        yield running
-    assert running.violations == []
 
 
 def counts(double: PlatformDouble) -> dict[str, int]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
 import shutil
 import tempfile
@@ -10,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from ..conftest import unavailable
 from ..engine.conftest import engine  # noqa: F401  (the engine fixture, reused)
 from .postgres import PostgresServer, PostgresUnavailable, postgres_server
 
@@ -21,8 +21,6 @@ def postgres() -> Iterator[PostgresServer]:
         with postgres_server(folder) as server:
             yield server
     except PostgresUnavailable as error:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL tests cannot be skipped in CI: {error}")
-        pytest.skip(str(error))
+        unavailable("PostgreSQL tests", error)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -38,6 +38,15 @@ class PostgresServer:
     password: str
     database: str
 
+    def psql(self, sql: str, database: str | None = None) -> subprocess.CompletedProcess[str]:
+        """``sql`` run by psql as the server's user (unaligned rows on stdout)."""
+        psql = shutil.which("psql") or str(postgres_bin() / "psql")
+        return subprocess.run(
+            [psql, "-h", self.host, "-p", str(self.port), "-U", self.user, "-d", database or self.database,
+             "-v", "ON_ERROR_STOP=1", "-At", "-c", sql],
+            env={**os.environ, "PGPASSWORD": self.password}, capture_output=True, text=True,
+        )  # fmt: skip
+
     @property
     def backend_url(self) -> str:
         """The Pulumi DIY backend URL for this server's database."""
@@ -117,14 +126,11 @@ def postgres_server(folder: pathlib.Path) -> Iterator[PostgresServer]:
 
 
 def _create_database(server: PostgresServer, process: subprocess.Popen[bytes], folder: pathlib.Path) -> None:
-    psql = shutil.which("psql") or str(postgres_bin() / "psql")
-    env = {**os.environ, "PGPASSWORD": server.password}
-    command = [psql, "-h", server.host, "-p", str(server.port), "-U", server.user, "-d", "postgres", "-v", "ON_ERROR_STOP=1"]
     deadline = time.monotonic() + 30
     while True:
         if process.poll() is not None:
             raise PostgresUnavailable(f"postgres exited: {(folder / 'postgres.log').read_text()[-2000:]}")
-        done = subprocess.run([*command, "-c", f"CREATE DATABASE {server.database}"], env=env, capture_output=True, text=True)
+        done = server.psql(f"CREATE DATABASE {server.database}", database="postgres")
         if done.returncode == 0:
             return
         if time.monotonic() > deadline:

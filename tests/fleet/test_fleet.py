@@ -20,19 +20,12 @@ import pytest
 import yaml
 
 from ..conftest import ROOT
-from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from ..platform_double import ADMIN_TOKEN, PlatformDouble
 from .postgres import PostgresServer
 
 DEPLOY = ROOT / "scripts" / "deploy.py"
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 REGISTER = ("POST", "/v2/connector/register")
-
-
-@pytest.fixture
-def double():
-    with platform_double() as running:
-        yield running
-    assert running.violations == []
 
 
 def connector(stack: str, index: int, platform_url: str, **registration: Any) -> dict[str, Any]:
@@ -119,11 +112,7 @@ def test_the_main_command_keeps_state_in_postgres(project, double, postgres):
     (registration,) = registrations_in(export)
     assert registration["outputs"]["uuid"] in double.records
     assert not list((project.folder).glob(".pulumi-state")), "nothing in the local folder: the state is in PostgreSQL"
-    keys = subprocess.run(
-        ["psql", "-h", postgres.host, "-p", str(postgres.port), "-U", postgres.user, "-d", postgres.database, "-Atc",
-         "SELECT key FROM pulumi_state"],
-        env={**os.environ, "PGPASSWORD": postgres.password}, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    keys = postgres.psql("SELECT key FROM pulumi_state").stdout
     assert ".pulumi/stacks/connectors/team-a.json" in keys
 
 
@@ -252,11 +241,7 @@ def test_the_engine_tests_take_the_backend_from_the_environment(postgres):
         env={**os.environ, "PULUMI_BACKEND_URL": postgres.backend_url}, cwd=ROOT, capture_output=True, text=True, timeout=900,
     )  # fmt: skip
     assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-3000:]
-    keys = subprocess.run(
-        ["psql", "-h", postgres.host, "-p", str(postgres.port), "-U", postgres.user, "-d", postgres.database, "-Atc",
-         "SELECT key FROM pulumi_state"],
-        env={**os.environ, "PGPASSWORD": postgres.password}, capture_output=True, text=True,
-    ).stdout  # fmt: skip
+    keys = postgres.psql("SELECT key FROM pulumi_state").stdout
     assert ".pulumi/backups/connectors/test-" in keys, "the tests' stacks were kept in PostgreSQL"
     left = [k for k in keys.splitlines() if k.endswith(".json") and "/stacks/connectors/test-" in k]
     assert not left, "and removed after"

@@ -14,19 +14,12 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from ..platform_double import ADMIN_TOKEN, platform_double
+from ..platform_double import ADMIN_TOKEN
 from .conftest import changes, example_program
 
 CONNECTOR = "connectors:index:Connector"
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 IDENTITY = {"name", "namespace", "labels", "fromOperator"}
-
-
-@pytest.fixture
-def double():
-    with platform_double() as running:
-        yield running
-    assert running.violations == []
 
 
 def objects_in(folder: pathlib.Path) -> dict[tuple[str, str, str], dict[str, Any]]:
