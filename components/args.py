@@ -401,7 +401,6 @@ class ServiceMonitorArgs(Model):
 class MetricsArgs(Model):
     enabled: bool = False
     """The connector serves metrics."""
-    # Accepted so that a Connector manifest pastes unchanged; scraping uses the `http` port.
     port: Port | None = None
     """Accepted as in a Connector manifest; scraping uses the Service's http port."""
     path: AbsolutePath = "/v1/metrics"

@@ -118,23 +118,12 @@ def timed(operation: Callable[[], Any]) -> float:
 
 def inline_stack(name: str, program: Callable[[], None], folder: pathlib.Path, env: dict[str, str]) -> Any:
     """A new stack of an inline program, its work folder and ``file://`` state under ``folder``."""
-    from pulumi import automation as auto
+    from scripts.engine_tools import create_inline_stack
 
     work, state = folder / "work", folder / "state"
     for path in (work, state):
         path.mkdir(parents=True)
-    return auto.create_stack(
-        name,
-        project_name="connectors",
-        program=program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=str(work),
-            pulumi_home=env["PULUMI_HOME"],
-            env_vars={**env, "PULUMI_BACKEND_URL": f"file://{state}"},
-            project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
-            secrets_provider="passphrase",
-        ),
-    )
+    return create_inline_stack(name, program, work, {**env, "PULUMI_BACKEND_URL": f"file://{state}"})
 
 
 def registering(entries: list[dict[str, Any]], platform_url: str) -> list[dict[str, Any]]:

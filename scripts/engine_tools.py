@@ -7,6 +7,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pulumi
@@ -44,6 +45,28 @@ def engine_env(bin_dir: pathlib.Path, passphrase: str) -> dict[str, str]:
         "PULUMI_HOME": str(bin_dir.parent / "pulumi-home"),
         "PYTHONPATH": os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p),
     }
+
+
+def create_inline_stack(
+    name: str, program: Callable[[], None], work_dir: pathlib.Path, env: dict[str, str], command: Any = None
+) -> Any:
+    """A new stack of the ``connectors`` project running ``program`` inline, in ``work_dir``,
+    with ``env`` (its ``PULUMI_BACKEND_URL`` chooses the state) and passphrase secrets."""
+    from pulumi import automation as auto
+
+    return auto.create_stack(
+        name,
+        project_name="connectors",
+        program=program,
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=str(work_dir),
+            pulumi_home=env["PULUMI_HOME"],
+            pulumi_command=command,
+            env_vars=env,
+            project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
+            secrets_provider="passphrase",
+        ),
+    )
 
 
 class _ReportOnceLanguageServer(_server.LanguageServer):

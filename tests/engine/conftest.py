@@ -21,7 +21,7 @@ import pytest
 from pulumi import automation as auto
 
 from components.program import connectors_program
-from scripts.engine_tools import ToolsUnavailable, engine_env, report_run_errors_once, tools_bin
+from scripts.engine_tools import ToolsUnavailable, create_inline_stack, engine_env, report_run_errors_once, tools_bin
 
 from ..conftest import unavailable
 
@@ -125,19 +125,7 @@ def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Calla
         if shared_backend:
             name = f"{name}-{uuid.uuid4().hex[:8]}"
         command = auto.PulumiCommand(root=str(pathlib.Path(engine["TOOLS_BIN"]).parent), skip_version_check=True)
-        stack = auto.create_stack(
-            name,
-            project_name="connectors",
-            program=program,
-            opts=auto.LocalWorkspaceOptions(
-                work_dir=str(work_dir),
-                pulumi_home=env["PULUMI_HOME"],
-                pulumi_command=command,
-                env_vars=env,
-                project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
-                secrets_provider="passphrase",
-            ),
-        )
+        stack = create_inline_stack(name, program, work_dir, env, command)
         if kubeconfig is None:
             stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render_dir)))
         else:
