@@ -4,11 +4,12 @@ real engine (Automation API inline, render mode, a ``file://`` backend in a temp
     python scripts/bench.py [--sizes 10 100 300] [--rounds 1] [--out bench-results]
     python scripts/bench.py --split 200 --split-stacks 8 --parallel 4 [--out bench-results]
 
-For each size n, both variants run interleaved in the same process: preview, first up, no-op
-up. Prints a table (seconds, the component / hand-written ratio, seconds per connector) and
-writes ``<out>/bench.json`` and, when matplotlib is installed, ``<out>/bench.png`` (seconds
-against n, one line per variant and operation). Never part of ``make test``; no test asserts
-a time. (P1 and growth of issue #14; the registration and cluster measurements are not here yet.)
+For each size n, both variants run interleaved in the same process: preview (as ``deploy.py
+preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds, the
+component / hand-written ratio, seconds per connector) and writes ``<out>/bench.json`` and,
+when matplotlib is installed, ``<out>/bench.png`` (seconds against n, one line per variant and
+operation). Never part of ``make test``; no test asserts
+a time. (P1 and growth of issue #14.)
 
 ``--registrations``: P2, a no-op rerun of 100 connectors with registrations (changes and
 platform requests, which must both be 0), and P3, 50 connectors registering against the
@@ -18,7 +19,8 @@ time against the serial sum, and how many requests were in flight at once. Write
 
 ``--ready-latency``: P4, on the local cluster (``scripts/install-cluster-tools``): 10 connectors
 registering; for each, the time from when a watch on its Deployment first sees it Available to
-the registration request reaching the platform stand-in (median and max). Writes
+the registration request reaching the platform stand-in (median and max), and a timeline per
+connector (Available, the engine's Deployment step done, the request). Writes
 ``<out>/ready-latency.json``.
 
 ``--split N``: one stack of N connectors against the same N as ``--split-stacks`` stacks run by
@@ -133,6 +135,19 @@ def registering(entries: list[dict[str, Any]], platform_url: str) -> list[dict[s
     return entries
 
 
+def preview_as_deployed(stack: Any) -> Any:
+    """A preview as ``deploy.py preview`` runs it: without checkpoints (it saves no state)."""
+    from scripts.deploy import skips_checkpoints
+
+    env = stack.workspace.env_vars
+    before = env.get("PULUMI_SKIP_CHECKPOINTS")
+    env["PULUMI_SKIP_CHECKPOINTS"] = "true" if skips_checkpoints("preview", False) else before or "false"
+    try:
+        return stack.preview()
+    finally:
+        env["PULUMI_SKIP_CHECKPOINTS"] = before or "false"
+
+
 def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:
     """The variant's times, and the files it rendered."""
     from pulumi import automation as auto
@@ -148,7 +163,7 @@ def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str])
     else:
         stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors(n))))
     times = {
-        "preview": timed(stack.preview),
+        "preview": timed(lambda: preview_as_deployed(stack)),
         "up": timed(stack.up),
         "noop_up": timed(stack.up),
     }
@@ -314,6 +329,8 @@ def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
     env = engine_env(tools_bin(), "bench-passphrase")
     os.environ.update(env)
     available: dict[str, float] = {}
+    deployed: dict[str, float] = {}
+    """When the engine reports each Deployment's create step done (its event reaches this process)."""
     rolled_out: dict[str, float] = {}
     """When the rollout is complete (Progressing: NewReplicaSetAvailable), what Pulumi's wait needs."""
     with tempfile.TemporaryDirectory(prefix="bench-p4-") as folder, local_cluster(pathlib.Path(folder) / "cluster") as cluster:
@@ -340,7 +357,13 @@ def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
             entries = registering(connectors(n), double.url)
             stack.set_config("connectors:kubeconfig", auto.ConfigValue(str(cluster.kubeconfig)))
             stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(entries)))
-            stack.up()
+
+            def step_done(event: Any) -> None:
+                outputs = event.res_outputs_event
+                if outputs is not None and outputs.metadata.type == "kubernetes:apps/v1:Deployment":
+                    deployed[outputs.metadata.urn.rsplit("::", 1)[-1]] = time.time()
+
+            stack.up(on_event=step_done)
             registered = {body["name"]: t.timestamp() for body, t in zip(double.requests, double.register_times, strict=True)}
             stop.set()
             stack.destroy()
@@ -352,6 +375,14 @@ def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
         "median_s": round(statistics.median(delays), 3),
         "max_s": round(max(delays), 3),
         "delays_s": [round(d, 3) for d in delays],
+        "timeline": {
+            name: {
+                "available": round(available[name], 3),
+                "deployment_step_done": round(deployed[name], 3) if name in deployed else None,
+                "registered": round(registered[name], 3),
+            }
+            for name in sorted(registered)
+        },
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
     }
     print(f"P4: Available to registration over {n} connectors: median {summary['median_s']} s, max {summary['max_s']} s")

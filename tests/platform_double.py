@@ -309,6 +309,9 @@ class _Handler(BaseHTTPRequestHandler):
 def platform_double(tls: Any = None) -> Iterator[PlatformDouble]:
     """Serves the stand-in on 127.0.0.1; ``tls`` (``tests.apiserver_standin.Certificates``) makes
     it HTTPS with client certificates signed by that CA accepted as administrators."""
+    # Parsed before serving: threads answering the first requests at once would each parse the
+    # description (``cache`` does not hold them back), seconds of CPU the client sees as delay.
+    _registry()
     handler = type("Handler", (_Handler,), {})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     scheme = "http"

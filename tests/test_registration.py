@@ -190,3 +190,16 @@ def test_ctrl_c_while_waiting_to_retry_stops_cleanly():
             register(double.url, BODY, RetryPolicy(5, 300, 600), sleep=interrupted)
     assert len(double.requests) == 1
     assert caught.value.__suppress_context__
+
+
+def test_the_provider_process_loads_the_registration_without_the_models_and_the_renderer():
+    """The dynamic provider's process imports ``components.registration`` on the engine's first
+    call, on the path from a Ready Deployment to its registration: the package must not load
+    its models and renderer there (about a second)."""
+    import subprocess
+    import sys
+
+    heavy = ["components.args", "components.component", "components.render.connector", "pulumi_kubernetes", "pydantic"]
+    probe = f"import sys, components.registration; print([m for m in {heavy!r} if m in sys.modules])"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
