@@ -28,6 +28,7 @@ from .references import (
     ResolvedReferences,
     resolve_references,
 )
+from .registration import start_provider_early
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 
@@ -155,6 +156,8 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     reader = reader or reference_reader(config)
     references = resolve_all(entries, reader)
     proxy_references = resolve_all(proxies, reader, "proxies")
+    if any(entry.spec.registration is not None for entry in entries):
+        start_provider_early()
     provider = kubernetes_provider(config)
     opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
     for index, (entry, refs) in enumerate(zip(entries, references, strict=True)):

@@ -359,3 +359,28 @@ class Registration(Resource, module="connectors", name="Registration"):
     def aliases(cls) -> list[pulumi.Alias]:
         own = f"pulumi-python:{cls._resource_type_name}"
         return [] if own == LEGACY_TYPE_TOKEN else [pulumi.Alias(type_=LEGACY_TYPE_TOKEN)]
+
+
+START_CALL = "pulumi-python:dynamic:startRegistrationProvider"
+"""A function the registrations' provider does not implement: calling it starts the provider."""
+
+
+def start_provider_early() -> pulumi.Output[bool]:
+    """Starts the registrations' provider process at the start of the program.
+
+    The engine starts a provider when a resource or a call first needs it. A registration is
+    sent once its Deployment is Ready, so the provider's process (a Python interpreter loading
+    the SDK: about a second on 2 cores) used to start on the path from Ready to the registration
+    request, for the first connectors (README, Performance, P4). A call to a function makes the
+    engine start the provider now; the dynamic provider implements none, so its refusal is the
+    expected answer, and any other failure is left for the registrations themselves to report.
+    The returned Output is awaited by the SDK before the program ends."""
+
+    async def start() -> bool:
+        try:
+            await pulumi.runtime.invoke_async(START_CALL, {})
+        except Exception:  # the refusal is the expected answer
+            return True
+        return True
+
+    return pulumi.Output.from_input(start())

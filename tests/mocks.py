@@ -35,8 +35,12 @@ class Recorded:
 
 
 class RecordingMocks(pulumi.runtime.Mocks):
-    def __init__(self) -> None:
+    def __init__(self, refuse_calls: bool = False) -> None:
         self.resources: list[Recorded] = []
+        self.calls: list[str] = []
+        """Tokens of the function calls, in order."""
+        self.refuse_calls = refuse_calls
+        """Every call answered with a failure (a provider that implements no function)."""
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict[str, Any]]:
         secret_paths: list[str] = []
@@ -45,7 +49,10 @@ class RecordingMocks(pulumi.runtime.Mocks):
         return f"{args.name}-id", dict(args.inputs)
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
-        return {}, None
+        self.calls.append(args.token)
+        if self.refuse_calls:
+            return {}, [("", f"unknown function {args.token}")]
+        return {}, []
 
     def of_type(self, type_: str) -> list[Recorded]:
         return [r for r in self.resources if r.type_ == type_]

@@ -9,6 +9,7 @@ import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
+from components.registration import START_CALL
 
 from .conftest import SAMPLE_STACKS, stack_connectors
 from .mocks import RecordingMocks, reader_for, run
@@ -49,6 +50,17 @@ def test_registration_only_where_the_stack_has_it(stack, ambient_kubeconfig):
         assert inputs["platform_url"] == spec["spec"]["registration"]["platformUrl"]
         assert inputs["custom_attributes"] == spec["spec"]["registration"]["customAttributes"]
         assert inputs["route"] == "apiServerProxy"  # every sample names an in-cluster platform
+    assert mocks.calls.count(START_CALL) == (1 if has_registration else 0)
+
+
+def test_a_refused_start_call_does_not_stop_the_program(ambient_kubeconfig):
+    """The registrations' provider refuses the call that starts it early (it implements no
+    function): the expected answer, the program goes on and registers."""
+    connectors = stack_connectors("with-registration")
+    mocks = RecordingMocks(refuse_calls=True)
+    run(lambda: connectors_program(reader_for(connectors)), {"connectors": connectors}, mocks)
+    assert mocks.calls == [START_CALL]
+    assert len(mocks.of_type("pulumi-python:dynamic/connectors:Registration")) == 1
 
 
 def test_children_have_the_component_as_parent():
