@@ -12,6 +12,7 @@ operations and flags of the ``pulumi`` command that the README asks users to run
     python scripts/deploy.py cancel  (after a run was killed: release the stack's lock)
 
     python scripts/deploy.py up --stacks 'prod-*' --parallel 4   (many stacks at once: scripts/fleet.py)
+    python scripts/deploy.py up --engine-parallel 32             (more operations at once: slow registrations)
 
 State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to
 ``.pulumi-state/`` in the project (ignored by git). Secrets are encrypted with the passphrase
@@ -44,6 +45,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stacks", metavar="PATTERN", help="every stack whose name matches (e.g. 'prod-*'), at once")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2, help="with --stacks: how many run at once")
     parser.add_argument(
+        "--engine-parallel",
+        type=int,
+        metavar="N",
+        help="preview/up/destroy: resource operations the engine runs at once (pulumi's --parallel; default 8 here)",
+    )
+    parser.add_argument(
         "--secrets-provider",
         default=os.environ.get("PULUMI_SECRETS_PROVIDER"),
         help="for a new stack: passphrase (default) or a KMS URL (awskms://, azurekeyvault://, gcpkms://, hashivault://)",
@@ -64,6 +71,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.parallel < 1:
         parser.error("--parallel must be at least 1")
+    if options.engine_parallel is not None and options.engine_parallel < 1:
+        parser.error("--engine-parallel must be at least 1")
     if options.replace and options.operation not in ("up", "preview"):
         parser.error("--replace applies to up and preview only")
     if options.clear_pending_creates and options.operation != "refresh":
@@ -87,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         extra += [f"--replace={r}" for r in options.replace]
         extra += [f"--secrets-provider={options.secrets_provider}"] if options.secrets_provider else []
         extra += ["--skip-checkpoints"] if options.skip_checkpoints else []
+        extra += [f"--engine-parallel={options.engine_parallel}"] if options.engine_parallel else []
         return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
     started = time.monotonic()
     report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
@@ -133,6 +143,7 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
         ),
     )
     targets = options.target or None
+    parallel = {"parallel": options.engine_parallel} if options.engine_parallel else {}
 
     def count_registrations(event: Any) -> None:
         """A registration created in this run (created, or created anew by a replace)."""
@@ -144,7 +155,12 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
     try:
         if options.operation == "preview":
             preview = stack.preview(
-                on_output=print, on_error=print, diff=options.diff, target=targets, replace=options.replace or None
+                on_output=print,
+                on_error=print,
+                diff=options.diff,
+                target=targets,
+                replace=options.replace or None,
+                **parallel,
             )
             report["changes"] = without_same(preview.change_summary)
         elif options.operation == "up":
@@ -155,6 +171,7 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
                 diff=options.diff,
                 target=targets,
                 replace=options.replace or None,
+                **parallel,
             )
             report["changes"] = without_same(result.summary.resource_changes)
             for key, value in result.outputs.items():
@@ -164,7 +181,7 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
                 on_output=print, on_error=print, target=targets, clear_pending_creates=options.clear_pending_creates or None
             )
         elif options.operation == "destroy":
-            stack.destroy(on_output=print, on_error=print, target=targets)
+            stack.destroy(on_output=print, on_error=print, target=targets, **parallel)
         elif options.operation == "cancel":
             stack.cancel()
             print(f"stack {options.stack}: lock released")
