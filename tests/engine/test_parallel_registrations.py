@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from scripts.bench import most_at_once
 
 from ..platform_double import platform_double
+from .test_review_and_errors import deploy, main_command_project, write_stack
+
+
+def registering(platform_url: str, n: int = 12) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"c{i:02d}",
+            "namespace": "ilm",
+            "spec": {
+                "image": {"repository": "r.example/c", "tag": "1.0"},
+                "registration": {"platformUrl": platform_url, "name": f"c{i:02d}", "authType": "none"},
+            },
+        }
+        for i in range(n)
+    ]
 
 
 def test_twelve_slow_registrations_are_not_four_at_a_time(make_stack):
     with platform_double() as double:
         double.register_delay = 2.0
-        connectors = [
-            {
-                "name": f"c{i:02d}",
-                "namespace": "ilm",
-                "spec": {
-                    "image": {"repository": "r.example/c", "tag": "1.0"},
-                    "registration": {"platformUrl": double.url, "name": f"c{i:02d}", "authType": "none"},
-                },
-            }
-            for i in range(12)
-        ]
-        stack = make_stack(connectors, name="parallel")
+        stack = make_stack(registering(double.url), name="parallel")
         stack.up(parallel=12)
         assert len(double.requests) == 12 and len(double.records) == 12
         in_flight = most_at_once([t.timestamp() for t in double.register_times], 2.0)
@@ -30,28 +36,10 @@ def test_twelve_slow_registrations_are_not_four_at_a_time(make_stack):
 
 def test_the_main_command_runs_more_registrations_at_once_when_asked(engine, tmp_path):
     """``deploy.py up --engine-parallel 16``: more than the engine's default 8 operations at once."""
-    import shutil
-
-    from .test_review_and_errors import ROOT, deploy, write_stack
-
-    project, state, render = tmp_path / "project", tmp_path / "state", tmp_path / "rendered"
-    (project / "stacks").mkdir(parents=True)
-    state.mkdir()
-    shutil.copy(ROOT / "Pulumi.yaml", project / "Pulumi.yaml")
+    project, state, render = main_command_project(tmp_path)
     with platform_double() as double:
         double.register_delay = 4.0
-        connectors = [
-            {
-                "name": f"c{i:02d}",
-                "namespace": "ilm",
-                "spec": {
-                    "image": {"repository": "r.example/c", "tag": "1.0"},
-                    "registration": {"platformUrl": double.url, "name": f"c{i:02d}", "authType": "none"},
-                },
-            }
-            for i in range(12)
-        ]
-        write_stack(project, render, connectors)
+        write_stack(project, render, registering(double.url))
         up = deploy(project, state, "up", "--engine-parallel", "16")
         assert up.returncode == 0, up.stdout + up.stderr
         assert len(double.requests) == 12

@@ -142,11 +142,17 @@ def write_stack(project: pathlib.Path, render: pathlib.Path, connectors: list[di
     (project / "stacks" / "Pulumi.review.yaml").write_text(yaml.safe_dump(config))
 
 
-def test_the_main_command_does_every_operation_the_readme_names(engine, tmp_path):
+def main_command_project(tmp_path: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path, pathlib.Path]:
+    """A project folder (``Pulumi.yaml``, ``stacks/``), a state folder and a render folder."""
     project, state, render = tmp_path / "project", tmp_path / "state", tmp_path / "rendered"
     (project / "stacks").mkdir(parents=True)
     state.mkdir()
     shutil.copy(ROOT / "Pulumi.yaml", project / "Pulumi.yaml")
+    return project, state, render
+
+
+def test_the_main_command_does_every_operation_the_readme_names(engine, tmp_path):
+    project, state, render = main_command_project(tmp_path)
     with platform_double() as double:
         config = connector(double.url)
         write_stack(project, render, [config])
