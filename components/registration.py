@@ -13,6 +13,7 @@ builds what it needs.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Any
 
@@ -365,7 +366,7 @@ START_CALL = "pulumi-python:dynamic:startRegistrationProvider"
 """A function the registrations' provider does not implement: calling it starts the provider."""
 
 
-def start_provider_early() -> pulumi.Output[bool]:
+def start_provider_early() -> pulumi.Output[None]:
     """Starts the registrations' provider process at the start of the program.
 
     The engine starts a provider when a resource or a call first needs it. A registration is
@@ -376,11 +377,8 @@ def start_provider_early() -> pulumi.Output[bool]:
     expected answer, and any other failure is left for the registrations themselves to report.
     The returned Output is awaited by the SDK before the program ends."""
 
-    async def start() -> bool:
-        try:
+    async def start() -> None:
+        with contextlib.suppress(Exception):  # the refusal is the expected answer
             await pulumi.runtime.invoke_async(START_CALL, {})
-        except Exception:  # the refusal is the expected answer
-            return True
-        return True
 
     return pulumi.Output.from_input(start())
