@@ -108,3 +108,25 @@ def test_the_package_version_is_the_projects():
     from .conftest import ROOT
 
     assert VERSION == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+@pytest.mark.parametrize("registers", [True, False], ids=["registering", "not-registering"])
+def test_a_registering_connector_starts_the_registrations_provider_early(registers):
+    """As the Python program does (README, Performance, P4): the package's connectors too."""
+    from components.package.provider import ConnectorsProvider
+    from components.package.schema import CONNECTOR_TYPE
+    from components.registration import START_CALL
+
+    from .mocks import run
+
+    inputs: dict[str, Any] = {
+        "name": "payments",
+        "namespace": "ilm",
+        "image": {"repository": "registry.example.com/connectors/payments", "tag": "v1.4.0"},
+        "readReferences": False,
+    }
+    if registers:
+        inputs["registration"] = {"platformUrl": "https://platform.example.com/api", "name": "Payments", "authType": "none"}
+    mocks = run(lambda: ConnectorsProvider().construct("payments", CONNECTOR_TYPE, inputs, None).urn)
+    assert mocks.of_type("connectors:index:Connector")
+    assert mocks.calls.count(START_CALL) == (1 if registers else 0)

@@ -26,6 +26,7 @@ from ..errors import InvalidArgumentsError
 from ..program import camel_case_keys
 from ..proxy_component import ProxyComponent
 from ..references import ClusterReader, NoCluster, ReferenceReader
+from ..registration import start_provider_early
 from . import VERSION
 from .models import PackageOptions
 from .schema import CONNECTOR_TYPE, PROXY_TYPE, package_schema
@@ -114,6 +115,8 @@ class ConnectorsProvider(provider.Provider):
             component: ConnectorComponent | ProxyComponent
             if resource_type == CONNECTOR_TYPE:
                 component = ConnectorComponent(name, args, options, **common)
+                if component.registration is not None:
+                    start_provider_early()
             elif resource_type == PROXY_TYPE:
                 component = ProxyComponent(name, args, options, **common)
             else:

@@ -65,9 +65,13 @@ def test_example_program_renders_what_the_python_program_renders_and_registers_o
     assert CONNECTOR in stack.text() and REGISTRATION in stack.text()
     assert double.requests == [], "a preview registers nothing"
 
+    stack.output.clear()
     up = stack.up()
     assert len(double.requests) == 2
     assert {r["name"] for r in double.requests} == {"Payments", "Timestamps"}
+    said = stack.text()
+    for noise in ("error", "Traceback", "Task was destroyed", "never retrieved"):
+        assert noise not in said, said  # the early start of the registrations' provider is silent
     uuids = {up.outputs["paymentsUuid"].value, up.outputs["timestampsUuid"].value}
     assert uuids == set(double.records)
     assert up.outputs["paymentsEndpoint"].value == "http://payments.ilm.svc.cluster.local:8080"
