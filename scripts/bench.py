@@ -8,8 +8,7 @@ For each size n, both variants run interleaved in the same process: preview (as 
 preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds, the
 component / hand-written ratio, seconds per connector) and writes ``<out>/bench.json`` and,
 when matplotlib is installed, ``<out>/bench.png`` (seconds against n, one line per variant and
-operation). Never part of ``make test``; no test asserts
-a time. (P1 and growth of issue #14.)
+operation). Never part of ``make test``; no test asserts a time. (P1 and growth of issue #14.)
 
 ``--registrations``: P2, a no-op rerun of 100 connectors with registrations (changes and
 platform requests, which must both be 0), and P3, 50 connectors registering against the
@@ -141,11 +140,14 @@ def preview_as_deployed(stack: Any) -> Any:
 
     env = stack.workspace.env_vars
     before = env.get("PULUMI_SKIP_CHECKPOINTS")
-    env["PULUMI_SKIP_CHECKPOINTS"] = "true" if skips_checkpoints("preview", False) else before or "false"
+    env["PULUMI_SKIP_CHECKPOINTS"] = str(skips_checkpoints("preview", before == "true")).lower()
     try:
         return stack.preview()
     finally:
-        env["PULUMI_SKIP_CHECKPOINTS"] = before or "false"
+        if before is None:
+            del env["PULUMI_SKIP_CHECKPOINTS"]
+        else:
+            env["PULUMI_SKIP_CHECKPOINTS"] = before
 
 
 def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:

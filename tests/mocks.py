@@ -48,7 +48,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.resources.append(Recorded(args.typ, args.name, inputs, args.provider, secret_paths))
         return f"{args.name}-id", dict(args.inputs)
 
-    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+    def call(self, args: pulumi.runtime.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         self.calls.append(args.token)
         if self.refuse_calls:
             return {}, [("", f"unknown function {args.token}")]

@@ -292,11 +292,10 @@ class _Handler(BaseHTTPRequestHandler):
             )  # fmt: skip
             if record is not None:
                 double.records[record.uuid] = record
-        if duplicate:
+        if record is None:
             # The Core answers 409 {"message"}; the OpenAPI file leaves it undeclared (see SOURCES facts).
             answer_json(self, 409, json.dumps({"message": "connector already exists"}).encode())
             return
-        assert record is not None
         self._answer(op, 200, record.detail())
         if double.after_register is not None:
             self.wfile.flush()

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from scripts.bench import most_at_once
+from scripts.bench import connectors, most_at_once, registering
 
 from ..platform_double import platform_double
 from .test_review_and_errors import deploy, main_command_project, write_stack
 
 
-def registering(platform_url: str, n: int = 12) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": f"c{i:02d}",
-            "namespace": "ilm",
-            "spec": {
-                "image": {"repository": "r.example/c", "tag": "1.0"},
-                "registration": {"platformUrl": platform_url, "name": f"c{i:02d}", "authType": "none"},
-            },
-        }
-        for i in range(n)
-    ]
-
-
 def test_twelve_slow_registrations_are_not_four_at_a_time(make_stack):
     with platform_double() as double:
         double.register_delay = 2.0
-        stack = make_stack(registering(double.url), name="parallel")
+        stack = make_stack(registering(connectors(12), double.url), name="parallel")
         stack.up(parallel=12)
         assert len(double.requests) == 12 and len(double.records) == 12
         in_flight = most_at_once([t.timestamp() for t in double.register_times], 2.0)
@@ -39,7 +23,7 @@ def test_the_main_command_runs_more_registrations_at_once_when_asked(engine, tmp
     project, state, render = main_command_project(tmp_path)
     with platform_double() as double:
         double.register_delay = 4.0
-        write_stack(project, render, registering(double.url))
+        write_stack(project, render, registering(connectors(12), double.url))
         up = deploy(project, state, "up", "--engine-parallel", "16")
         assert up.returncode == 0, up.stdout + up.stderr
         assert len(double.requests) == 12
