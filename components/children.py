@@ -60,7 +60,7 @@ def create_children(
     parent: pulumi.Resource,
     name: str,
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload],
-    checksum: pulumi.Output[str],
+    checksum: str | pulumi.Output[str],
     optional: Iterable[str],
 ) -> dict[str, pulumi.CustomResource]:
     """The ServiceAccount, Service and Deployment, and each kind of ``optional`` that is enabled.

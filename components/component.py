@@ -11,9 +11,10 @@ from .args import ConnectorArgs, RegistrationArgs, validated
 from .children import NOT_RENDERED, create_children, render_when_known, secret_if
 from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError
-from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
+from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
 from .registration import Registration
 from .render.connector import render_connector
+from .render.objects import RenderedWorkload
 from .routing import RouteError, choose_route, url_problem
 
 TYPE_TOKEN = "connectors:index:Connector"
@@ -129,13 +130,17 @@ class ConnectorComponent(pulumi.ComponentResource):
             render_when_known(validated, render_connector, exclude={"registration"}),
             bool(set(secret_inputs) - NOT_RENDERED),
         )
-        checksum = checksum_output(references)
+        checksum = checksum_input(references)
         resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         deployment = resources["deployment"]
 
-        self.endpoint = pulumi.Output.from_input(rendered).apply(lambda r: r.endpoint)
-        self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)
-        self.config_checksum = checksum
+        if isinstance(rendered, RenderedWorkload):
+            self.endpoint = pulumi.Output.from_input(rendered.endpoint)
+            self.current_image = pulumi.Output.from_input(rendered.current_image)
+        else:
+            self.endpoint = rendered.apply(lambda r: r.endpoint)
+            self.current_image = rendered.apply(lambda r: r.current_image)
+        self.config_checksum = pulumi.Output.from_input(checksum)
         self.children = {kind: name for kind in resources}
         self.registration = None
         reg = validated.registration

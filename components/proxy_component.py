@@ -16,7 +16,7 @@ from .args import validated
 from .children import NOT_RENDERED, create_children, render_when_known, secret_if
 from .errors import InvalidArgumentsError
 from .proxy_args import BOM_TAG, ProxyArgs
-from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_output, resolve_references
+from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
 from .render.proxy import endpoints, render_proxy
 
 TYPE_TOKEN = "connectors:index:Proxy"
@@ -63,7 +63,7 @@ class ProxyComponent(pulumi.ComponentResource):
         super().__init__(TYPE_TOKEN, name, None, opts)
 
         rendered = secret_if(render_when_known(validated, render_proxy), bool(set(secret_inputs) - NOT_RENDERED))
-        checksum = checksum_output(references)
+        checksum = checksum_input(references)
         resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         health, api = endpoints(validated.name, validated.namespace)
         self.endpoint = pulumi.Output.from_input(health)
@@ -71,7 +71,7 @@ class ProxyComponent(pulumi.ComponentResource):
         self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)
         tag = validated.image.tag if "tag" in validated.image.model_fields_set else BOM_TAG
         self.observed_version = pulumi.Output.from_input(tag)
-        self.config_checksum = checksum
+        self.config_checksum = pulumi.Output.from_input(checksum)
         self.children = {kind: name for kind in resources}
         self.register_outputs(self.output_values())
 

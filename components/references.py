@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 import pulumi
 
 from .args import ConnectorArgs
-from .checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum
+from .checksum import ReferencedData, config_checksum
 from .cluster_access import client_configuration
 from .errors import InvalidArgumentsError
 from .proxy_args import ProxyArgs
@@ -231,10 +231,13 @@ def read_admin_credentials(args: ConnectorArgs, reader: ReferenceReader | NoClus
     return values
 
 
-def checksum_output(resolved: ResolvedReferences) -> pulumi.Output[str]:
-    """The combined checksum; secret whenever a Secret's values went into it."""
-    if not resolved.read and not resolved.from_resources:
-        return pulumi.Output.from_input(EMPTY_CHECKSUM)
+def checksum_input(resolved: ResolvedReferences) -> str | pulumi.Output[str]:
+    """The combined checksum: a plain string when every referenced object was read and none
+    is a Secret (the pod template then carries no Output, which the SDK would have to await);
+    an Output when an object comes from a resource of the program; secret whenever a Secret's
+    values went into it."""
+    if not resolved.from_resources and not resolved.read_any_secret:
+        return config_checksum(resolved.read)
     outputs = [data for _, data in resolved.from_resources]
 
     def combine(values: list[Mapping[str, str]]) -> str:

@@ -4,11 +4,14 @@ real engine (Automation API inline, render mode, a ``file://`` backend in a temp
     python scripts/bench.py [--sizes 10 100 300] [--rounds 1] [--out bench-results]
     python scripts/bench.py --split 200 --split-stacks 8 --parallel 4 [--out bench-results]
 
-For each size n, both variants run interleaved in the same process: preview (as ``deploy.py
-preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds, the
-component / hand-written ratio, seconds per connector) and writes ``<out>/bench.json`` and,
-when matplotlib is installed, ``<out>/bench.png`` (seconds against n, one line per variant and
-operation). Never part of ``make test``; no test asserts a time. (P1 and growth of issue #14.)
+For each size n, three variants run interleaved in the same process: the hand-written program,
+the same program with each connector's objects under a bare ``ComponentResource`` (what one
+component per connector costs in Pulumi itself), and the component. Each runs preview (as
+``deploy.py preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
+the component / hand-written ratio, bare component / hand-written, component / bare component,
+seconds per connector) and writes ``<out>/bench.json`` and, when matplotlib is installed,
+``<out>/bench.png`` (seconds against n, one line per variant and operation). Never part of
+``make test``; no test asserts a time. (P1 and growth of issue #14.)
 
 ``--registrations``: P2, a no-op rerun of 100 connectors with registrations (changes and
 platform requests, which must both be 0), and P3, 50 connectors registering against the
@@ -25,8 +28,10 @@ connector (Available, the engine's Deployment step done, the request). Writes
 ``--split N``: one stack of N connectors against the same N as ``--split-stacks`` stacks run by
 the fleet command (``deploy.py <op> --stacks 'split-*' --parallel P``), side by side in one
 run, through ``scripts/deploy.py`` for both (the same process start-up on each side): preview
-and up, and the ratio fleet / single. State in ``PULUMI_BACKEND_URL`` when set (e.g. the team's
-PostgreSQL), else a ``file://`` folder. Writes ``<out>/split.json``.
+and up, the ratio fleet / single, each side's CPU time, and the floor: the single stack's CPU
+time spread over every core, against its wall time (no split can do better). State in
+``PULUMI_BACKEND_URL`` when set (e.g. the team's PostgreSQL), else a ``file://`` folder.
+Writes ``<out>/split.json``.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 OPERATIONS = ("preview", "up", "noop_up")
-VARIANTS = ("hand-written", "component")
+VARIANTS = ("hand-written", "hand-written-in-component", "component")
 
 
 def connectors(n: int) -> list[dict[str, Any]]:
@@ -65,25 +70,41 @@ def hand_written_program() -> None:
     """The same objects as the component renders, created directly with pulumi_kubernetes: no
     component, no validation, no outputs. The objects are written out from the renderer once,
     outside the program (``plain_objects``), so both variants apply identical objects (the
-    benchmark compares the rendered files)."""
+    benchmark compares the rendered files).
+
+    With ``connectors:inBareComponent`` true, each connector's objects are children of a bare
+    component (a ``ComponentResource`` subclass with no inputs and empty outputs, as Pulumi's
+    documentation writes one): what one component per connector costs in Pulumi itself, apart
+    from anything this project's component does."""
     import pulumi
     import pulumi_kubernetes as k8s
 
+    class BareConnector(pulumi.ComponentResource):
+        # A subclass, as components are written: the SDK records the stack of the third
+        # ``__init__`` up, so an instance of ComponentResource itself would carry no stack
+        # trace in state and cost less than any real component.
+        def __init__(self, name: str) -> None:
+            super().__init__("bench:index:BareConnector", name)
+
     config = pulumi.Config("connectors")
     provider = k8s.Provider("render", render_yaml_to_directory=config.require("renderDirectory"))
-    opts = pulumi.ResourceOptions(provider=provider)
+    in_component = config.get_bool("inBareComponent") or False
     for objects in json.loads(pathlib.Path(config.require("plainObjectsFile")).read_text()):
         name = objects["deployment"]["metadata"]["name"]
+        parent = BareConnector(name) if in_component else None
+        opts = pulumi.ResourceOptions(provider=provider, parent=parent)
         account = k8s.core.v1.ServiceAccount(name, metadata=objects["service_account"]["metadata"], opts=opts)
         k8s.core.v1.Service(name, metadata=objects["service"]["metadata"], spec=objects["service"]["spec"], opts=opts)
         k8s.apps.v1.Deployment(
             name,
             metadata=objects["deployment"]["metadata"],
             spec=objects["deployment"]["spec"],
-            opts=pulumi.ResourceOptions(provider=provider, depends_on=[account]),
+            opts=pulumi.ResourceOptions(provider=provider, parent=parent, depends_on=[account]),
         )
         policy = objects["network_policy"]
         k8s.networking.v1.NetworkPolicy(name, metadata=policy["metadata"], spec=policy["spec"], opts=opts)
+        if parent is not None:
+            parent.register_outputs({})
 
 
 def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -155,13 +176,15 @@ def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str])
     from pulumi import automation as auto
 
     render = folder / "rendered"
-    program = hand_written_program if variant == "hand-written" else component_program
+    program = component_program if variant == "component" else hand_written_program
     stack = inline_stack(f"bench-{n}", program, folder, env)
     stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render)))
-    if variant == "hand-written":
+    if variant != "component":
         objects_file = folder / "plain-objects.json"
         objects_file.write_text(json.dumps(plain_objects(connectors(n))))
         stack.set_config("connectors:plainObjectsFile", auto.ConfigValue(str(objects_file)))
+        in_component = "true" if variant == "hand-written-in-component" else "false"
+        stack.set_config("connectors:inBareComponent", auto.ConfigValue(in_component))
     else:
         stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors(n))))
     times = {
@@ -215,29 +238,37 @@ def main(argv: list[str] | None = None) -> int:
                 for operation, seconds in times.items():
                     results.setdefault(str(n), {}).setdefault(variant, {}).setdefault(operation, []).append(seconds)
                 print(f"n={n} {variant}: " + ", ".join(f"{op} {t:.1f} s" for op, t in times.items()), flush=True)
-            if rendered["hand-written"] != rendered["component"]:
-                raise SystemExit(f"n={n}: the two variants rendered different objects: not a fair comparison")
+            if any(rendered[variant] != rendered["component"] for variant in VARIANTS):
+                raise SystemExit(f"n={n}: the variants rendered different objects: not a fair comparison")
 
     rows = []
     for n, variants in results.items():
         for operation in OPERATIONS:
             hand = statistics.median(variants["hand-written"][operation])
+            bare = statistics.median(variants["hand-written-in-component"][operation])
             component = statistics.median(variants["component"][operation])
             rows.append(
                 {
                     "n": int(n),
                     "operation": operation,
                     "hand_written_s": round(hand, 2),
+                    "in_bare_component_s": round(bare, 2),
                     "component_s": round(component, 2),
                     "ratio": round(component / hand, 2),
+                    "bare_component_ratio": round(bare / hand, 2),
+                    "ratio_to_bare": round(component / bare, 2),
                     "component_s_per_connector": round(component / int(n), 4),
                 }
             )
-    print(f"\n{'n':>5} {'operation':<9} {'hand-written':>12} {'component':>10} {'ratio':>6} {'s/connector':>12}")
+    print(
+        f"\n{'n':>5} {'operation':<9} {'hand-written':>12} {'in bare comp.':>13} {'component':>10} {'ratio':>6} "
+        f"{'bare/hand':>9} {'comp/bare':>9} {'s/connector':>12}"
+    )
     for row in rows:
         print(
-            f"{row['n']:>5} {row['operation']:<9} {row['hand_written_s']:>11.1f}s {row['component_s']:>9.1f}s "
-            f"{row['ratio']:>6.2f} {row['component_s_per_connector']:>12.4f}"
+            f"{row['n']:>5} {row['operation']:<9} {row['hand_written_s']:>11.1f}s {row['in_bare_component_s']:>12.1f}s "
+            f"{row['component_s']:>9.1f}s {row['ratio']:>6.2f} {row['bare_component_ratio']:>9.2f} "
+            f"{row['ratio_to_bare']:>9.2f} {row['component_s_per_connector']:>12.4f}"
         )
     out = pathlib.Path(options.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -393,7 +424,18 @@ def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
     return 0
 
 
+def children_cpu_s() -> float:
+    """CPU seconds (user and system) of this process's finished children and their descendants."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, operations: list[str]) -> int:
+    """Also measures each side's CPU time: the single stack's CPU spread over every core is the
+    least wall time any split of the same work could take (``floor_ratio``), before the fixed
+    cost each further stack adds."""
     import shutil
     import subprocess
 
@@ -402,6 +444,8 @@ def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, opera
     deploy = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
     env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": "bench-passphrase"}
     results: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    cpus = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="bench-split-") as folder:
         work = pathlib.Path(folder)
         (work / "stacks").mkdir()
@@ -418,12 +462,13 @@ def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, opera
             stack_file(f"split-{i:02d}", everything[i * size : (i + 1) * size])
 
         def run(label: str, *args: str) -> None:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), children_cpu_s()
             done = subprocess.run([*deploy, *args, "--work-dir", str(work)], env=env, capture_output=True, text=True)
             results[label] = time.perf_counter() - start
+            cpu[label] = children_cpu_s() - start_cpu
             if done.returncode != 0:
                 raise SystemExit(f"{label} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
-            print(f"{label}: {results[label]:.1f} s", flush=True)
+            print(f"{label}: {results[label]:.1f} s, {cpu[label]:.1f} s CPU", flush=True)
 
         fleet = ("--stacks", "split-*", "--parallel", str(parallel))
         for operation in operations:
@@ -435,12 +480,19 @@ def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, opera
             "single_s": round(results[f"single {op}"], 1),
             "fleet_s": round(results[f"fleet {op}"], 1),
             "ratio": round(results[f"fleet {op}"] / results[f"single {op}"], 2),
+            "single_cpu_s": round(cpu[f"single {op}"], 1),
+            "fleet_cpu_s": round(cpu[f"fleet {op}"], 1),
+            "floor_ratio": round(cpu[f"single {op}"] / cpus / results[f"single {op}"], 2),
         }
         for op in operations
     ]
-    print(f"\n{n} connectors: 1 stack against {stacks} stacks of {-(-n // stacks)} with {parallel} workers")
+    print(f"\n{n} connectors: 1 stack against {stacks} stacks of {-(-n // stacks)} with {parallel} workers, {cpus} CPUs")
     for row in rows:
-        print(f"{row['operation']:<8} single {row['single_s']:>7.1f} s  fleet {row['fleet_s']:>7.1f} s  ratio {row['ratio']:.2f}")
+        print(
+            f"{row['operation']:<8} single {row['single_s']:>7.1f} s ({row['single_cpu_s']:.1f} s CPU)  "
+            f"fleet {row['fleet_s']:>7.1f} s ({row['fleet_cpu_s']:.1f} s CPU)  ratio {row['ratio']:.2f}  "
+            f"floor {row['floor_ratio']:.2f}"
+        )
     out.mkdir(parents=True, exist_ok=True)
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()}
     summary = {"machine": machine, "connectors": n, "stacks": stacks, "parallel": parallel, "rows": rows}
@@ -459,10 +511,13 @@ def plot(rows: list[dict[str, Any]], path: pathlib.Path) -> None:
         return
     figure, axes = plt.subplots(figsize=(8, 5))
     for operation in OPERATIONS:
-        points = sorted((r["n"], r["hand_written_s"], r["component_s"]) for r in rows if r["operation"] == operation)
+        points = sorted(
+            (r["n"], r["hand_written_s"], r["in_bare_component_s"], r["component_s"]) for r in rows if r["operation"] == operation
+        )
         sizes = [p[0] for p in points]
         axes.plot(sizes, [p[1] for p in points], marker="o", linestyle="--", label=f"hand-written {operation}")
-        axes.plot(sizes, [p[2] for p in points], marker="o", label=f"component {operation}")
+        axes.plot(sizes, [p[2] for p in points], marker="o", linestyle=":", label=f"in bare component {operation}")
+        axes.plot(sizes, [p[3] for p in points], marker="o", label=f"component {operation}")
     axes.set_xlabel("connectors in the stack")
     axes.set_ylabel("seconds")
     axes.set_title("Pulumi engine, render mode: component vs hand-written")

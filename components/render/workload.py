@@ -8,7 +8,6 @@ probes and env and reuse these functions unchanged.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,12 +83,13 @@ def restricted_security_context() -> Obj:
 
 
 def harden_container(container: Obj, as_the_operator: bool = False) -> Obj:
-    """A copy of ``container`` with the restricted fields forced and its other settings kept.
+    """A copy of ``container`` with the restricted fields forced and its other settings kept
+    (a new mapping and security context; its other values are shared, and neither is changed).
 
     ``as_the_operator``: byte for byte what the reference operator writes, so that a pod
     template it rendered is rendered again unchanged: a container without a security context
     gets the restricted fields without ``privileged`` (the operator leaves it unset there)."""
-    hardened = copy.deepcopy(container)
+    hardened = dict(container)
     given = hardened.get("securityContext")
     context = dict(given or {})
     context.update(restricted_security_context())
