@@ -29,7 +29,8 @@ connector (Available, the engine's Deployment step done, the request). Writes
 the fleet command (``deploy.py <op> --stacks 'split-*' --parallel P``), side by side in one
 run, through ``scripts/deploy.py`` for both (the same process start-up on each side): preview
 and up, the ratio fleet / single, each side's CPU time, and the floor: the single stack's CPU
-time spread over every core, against its wall time (no split can do better). State in
+time spread over every core, against its wall time (a split can beat it only by doing less work
+in all, as ``up`` does: its checkpoints cost the square of a stack's size). State in
 ``PULUMI_BACKEND_URL`` when set (e.g. the team's PostgreSQL), else a ``file://`` folder.
 Writes ``<out>/split.json``.
 """
@@ -434,8 +435,9 @@ def children_cpu_s() -> float:
 
 def split_benchmark(n: int, stacks: int, parallel: int, out: pathlib.Path, operations: list[str]) -> int:
     """Also measures each side's CPU time: the single stack's CPU spread over every core is the
-    least wall time any split of the same work could take (``floor_ratio``), before the fixed
-    cost each further stack adds."""
+    least wall time in which the same work can be done (``floor_ratio``, against the single
+    stack's wall time), before the fixed cost each further stack adds; a split does better
+    only where it does less work in all."""
     import shutil
     import subprocess
 
