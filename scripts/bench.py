@@ -5,8 +5,8 @@ real engine (Automation API inline, render mode, a ``file://`` backend in a temp
     python scripts/bench.py --split 200 --split-stacks 8 --parallel 4 [--out bench-results]
 
 For each size n, three variants run interleaved in the same process: the hand-written program,
-the same program with each connector's objects under a bare ``ComponentResource`` (what one
-component per connector costs in Pulumi itself), and the component. Each runs preview (as
+the same program with each connector's objects under a bare component (a ``ComponentResource``
+subclass: what one component per connector costs in Pulumi itself), and the component. Each runs preview (as
 ``deploy.py preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
 the component / hand-written ratio, bare component / hand-written, component / bare component,
 seconds per connector) and writes ``<out>/bench.json`` and, when matplotlib is installed,
