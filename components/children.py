@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from .render.objects import RenderedWorkload, stamp_checksum
 
 Args = TypeVar("Args", bound=BaseModel)
+T = TypeVar("T")
 
 
 def has_outputs(value: Any) -> bool:
@@ -38,6 +39,14 @@ def render_when_known(
     if not has_outputs(dumped):
         return render(args)
     return pulumi.Output.from_input(dumped).apply(lambda values: render(type(args).model_validate(values)))
+
+
+def from_rendered(
+    rendered: RenderedWorkload | pulumi.Output[RenderedWorkload], pick: Callable[[RenderedWorkload], T]
+) -> T | pulumi.Output[T]:
+    """``pick`` of the rendered objects: at once when they are plain (no apply for the SDK to
+    await), an Output of it when they are an Output."""
+    return pick(rendered) if isinstance(rendered, RenderedWorkload) else rendered.apply(pick)
 
 
 NOT_RENDERED = {"registration", "kubeconfig", "kube_context"}
@@ -73,11 +82,12 @@ def create_children(
             value = getattr(r, kind)[key]
             return owned_by_the_program(value) if key == "metadata" else value
 
-        return pick(rendered) if isinstance(rendered, RenderedWorkload) else rendered.apply(pick)
+        return from_rendered(rendered, pick)
 
     def deployment_spec(r: RenderedWorkload) -> dict[str, Any]:
         # The checksum is the one value derived from referenced Secrets: stamped as a nested
-        # Output, only it is secret in state and in `preview --diff`, never the whole spec.
+        # Output when one went in, only it is secret in state and in `preview --diff`, never
+        # the whole spec.
         return stamp_checksum(r.deployment, checksum)["spec"]  # type: ignore[arg-type]
 
     resources: dict[str, pulumi.CustomResource] = {}
@@ -88,7 +98,7 @@ def create_children(
     resources["deployment"] = k8s.apps.v1.Deployment(
         name,
         metadata=part("deployment", "metadata"),
-        spec=deployment_spec(rendered) if isinstance(rendered, RenderedWorkload) else rendered.apply(deployment_spec),
+        spec=from_rendered(rendered, deployment_spec),
         opts=pulumi.ResourceOptions(parent=parent, depends_on=[resources["service_account"]]),
     )
     enabled = set(optional)

@@ -8,13 +8,12 @@ from typing import Any
 import pulumi
 
 from .args import ConnectorArgs, RegistrationArgs, validated
-from .children import NOT_RENDERED, create_children, render_when_known, secret_if
+from .children import NOT_RENDERED, create_children, from_rendered, render_when_known, secret_if
 from .cluster_access import has_credentials
 from .errors import InvalidArgumentsError
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
 from .registration import Registration
 from .render.connector import render_connector
-from .render.objects import RenderedWorkload
 from .routing import RouteError, choose_route, url_problem
 
 TYPE_TOKEN = "connectors:index:Connector"
@@ -134,12 +133,8 @@ class ConnectorComponent(pulumi.ComponentResource):
         resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
         deployment = resources["deployment"]
 
-        if isinstance(rendered, RenderedWorkload):
-            self.endpoint = pulumi.Output.from_input(rendered.endpoint)
-            self.current_image = pulumi.Output.from_input(rendered.current_image)
-        else:
-            self.endpoint = rendered.apply(lambda r: r.endpoint)
-            self.current_image = rendered.apply(lambda r: r.current_image)
+        self.endpoint = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.endpoint))
+        self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         self.config_checksum = pulumi.Output.from_input(checksum)
         self.children = {kind: name for kind in resources}
         self.registration = None

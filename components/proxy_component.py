@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 
 from .args import validated
-from .children import NOT_RENDERED, create_children, render_when_known, secret_if
+from .children import NOT_RENDERED, create_children, from_rendered, render_when_known, secret_if
 from .errors import InvalidArgumentsError
 from .proxy_args import BOM_TAG, ProxyArgs
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
@@ -68,7 +68,7 @@ class ProxyComponent(pulumi.ComponentResource):
         health, api = endpoints(validated.name, validated.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)
-        self.current_image = pulumi.Output.from_input(rendered).apply(lambda r: r.current_image)
+        self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         tag = validated.image.tag if "tag" in validated.image.model_fields_set else BOM_TAG
         self.observed_version = pulumi.Output.from_input(tag)
         self.config_checksum = pulumi.Output.from_input(checksum)
