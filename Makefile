@@ -20,10 +20,10 @@ up preview refresh destroy urns cancel: venv tools
 test: venv
 	$(PY) -m pytest
 
-# Not part of `make test`: through the real engine, minutes per size (see scripts/bench.py).
+# Not part of `make test`: through the real engine, minutes per size (see scripts/bench/).
 bench: venv tools
 	$(PY) -m pip install -q -r requirements-bench.txt
-	$(PY) scripts/bench.py $(ARGS)
+	$(PY) -m scripts.bench $(ARGS)
 
 lint: venv
 	$(PY) -m ruff check components tests scripts __main__.py

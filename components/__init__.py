@@ -2,7 +2,11 @@
 
 The public names load on first use: the registration's provider process imports
 ``components.registration`` alone, and must not pay for the models and the renderer (about a
-second, on the path from a Ready Deployment to its registration)."""
+second, on the path from a Ready Deployment to its registration).
+
+The layout (CONTRIBUTING.md): ``args/`` is what a user writes, ``render/`` what is rendered,
+``registration/`` what talks to the platform; the modules here are the glue on top.
+"""
 
 from __future__ import annotations
 
@@ -10,17 +14,26 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .args import ConnectorArgs, ConnectorEntry, ConnectorSpec
+    from .args.connector import ConnectorArgs, ConnectorEntry, ConnectorSpec
+    from .args.errors import InvalidArgumentsError
+    from .args.proxy import ProxyArgs, ProxyEntry, ProxySpec
     from .component import ConnectorComponent, validate_args
-    from .errors import InvalidArgumentsError
+    from .proxy_component import ProxyComponent, validate_proxy_args
+    from .registration.resource import Registration
 
 _WHERE = {
-    "ConnectorArgs": ".args",
-    "ConnectorEntry": ".args",
-    "ConnectorSpec": ".args",
+    "ConnectorArgs": ".args.connector",
+    "ConnectorEntry": ".args.connector",
+    "ConnectorSpec": ".args.connector",
     "ConnectorComponent": ".component",
     "validate_args": ".component",
-    "InvalidArgumentsError": ".errors",
+    "ProxyArgs": ".args.proxy",
+    "ProxyEntry": ".args.proxy",
+    "ProxySpec": ".args.proxy",
+    "ProxyComponent": ".proxy_component",
+    "validate_proxy_args": ".proxy_component",
+    "Registration": ".registration.resource",
+    "InvalidArgumentsError": ".args.errors",
 }
 
 __all__ = [
@@ -29,7 +42,13 @@ __all__ = [
     "ConnectorEntry",
     "ConnectorSpec",
     "InvalidArgumentsError",
+    "ProxyArgs",
+    "ProxyComponent",
+    "ProxyEntry",
+    "ProxySpec",
+    "Registration",
     "validate_args",
+    "validate_proxy_args",
 ]
 
 

@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 import pulumi
 import pulumi_kubernetes as k8s
 from pydantic import ValidationError
-from pydantic.alias_generators import to_camel
 
-from .args import ConnectorEntry
-from .component import ConnectorComponent, registration_route
-from .errors import InvalidArgumentsError, describe, kind_of
-from .proxy_args import ProxyEntry
+from .args.connector import ConnectorEntry
+from .args.errors import InvalidArgumentsError, describe, kind_of
+from .args.kinds import WorkloadEntry
+from .args.proxy import ProxyEntry
+from .component import ConnectorComponent
+from .connector_registration import registration_route
+from .outputs import camel_case_keys
 from .proxy_component import ProxyComponent
 from .references import (
     ClusterReader,
@@ -28,12 +30,12 @@ from .references import (
     ResolvedReferences,
     resolve_references,
 )
-from .registration import start_provider_early
+from .registration.resource import start_provider_early
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 
 
-def entry_label(index: int, entry: ConnectorEntry | ProxyEntry, key: str = "connectors") -> str:
+def entry_label(index: int, entry: WorkloadEntry, key: str = "connectors") -> str:
     """How messages name an entry: its place in the list and its (validated) name."""
     return f"{key}[{index}] ({entry.name})"
 
@@ -130,7 +132,7 @@ def reference_reader(config: pulumi.Config) -> ReferenceReader | NoCluster:
 
 
 def resolve_all(
-    entries: Sequence[ConnectorEntry | ProxyEntry], reader: ReferenceReader | NoCluster, key: str = "connectors"
+    entries: Sequence[WorkloadEntry], reader: ReferenceReader | NoCluster, key: str = "connectors"
 ) -> list[ResolvedReferences]:
     """Every entry's referenced objects, before any resource exists; one error for all missing."""
     resolved, problems = [], []
@@ -183,10 +185,3 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
         proxy_outputs[proxy_entry.name] = camel_case_keys(proxy.output_values())
     if proxies:
         pulumi.export("proxies", proxy_outputs)
-
-
-def camel_case_keys(value: Any) -> Any:
-    """Stack outputs use the Connector resource's camelCase, like the stack config."""
-    if isinstance(value, dict):
-        return {to_camel(key): camel_case_keys(item) for key, item in value.items()}
-    return value

@@ -12,10 +12,11 @@ from typing import Any
 
 import pulumi
 
-from .args import validated
-from .children import NOT_RENDERED, create_children, from_rendered, render_when_known, secret_if
-from .errors import InvalidArgumentsError
-from .proxy_args import BOM_TAG, ProxyArgs
+from .args.base import validated
+from .args.errors import InvalidArgumentsError
+from .args.proxy import BOM_TAG, ProxyArgs
+from .children import create_children
+from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
 from .render.proxy import endpoints, render_proxy
 

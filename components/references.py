@@ -15,11 +15,10 @@ from typing import Any, Literal, Protocol
 
 import pulumi
 
-from .args import ConnectorArgs
-from .checksum import ReferencedData, config_checksum
-from .cluster_access import client_configuration
-from .errors import InvalidArgumentsError
-from .proxy_args import ProxyArgs
+from .args.errors import InvalidArgumentsError
+from .args.kinds import WorkloadArgs
+from .registration.cluster_access import client_configuration
+from .render.checksum import ReferencedData, config_checksum
 
 Kind = Literal["secret", "configmap"]
 KIND_NAMES = {"secret": "Secret", "configmap": "ConfigMap"}
@@ -92,22 +91,23 @@ class ClusterReader:
         return dict(obj.data or {})
 
 
-def references_of(args: ConnectorArgs | ProxyArgs) -> list[Reference]:
+def references_of(args: WorkloadArgs) -> list[Reference]:
     """Every object the checksum covers: a proxy's token Secret first, then the references."""
     refs = []
-    if isinstance(args, ProxyArgs):
-        refs.append(Reference("secret", args.config_token_secret_ref.name, args.namespace))
+    token = args.config_token()
+    if token is not None:
+        refs.append(Reference("secret", token.name, args.namespace))
     refs += [Reference("secret", r.name, args.namespace, r.source) for r in args.secret_refs]
     refs += [Reference("configmap", r.name, args.namespace, r.source) for r in args.config_map_refs]
     return refs
 
 
-def check_config_token(args: ConnectorArgs | ProxyArgs, read: list[ReferencedData]) -> None:
+def check_config_token(args: WorkloadArgs, read: list[ReferencedData]) -> None:
     """A proxy's token Secret, as read: its ``tokenKey`` must be there (the signing key may be
     absent); an expired token (its JWT ``exp`` claim, read, never verified) is a warning."""
-    if not isinstance(args, ProxyArgs):
+    token = args.config_token()
+    if token is None:
         return
-    token = args.config_token_secret_ref
     data = next((d.data for d in read if d.kind == "secret" and d.name == token.name), None)
     if data is None:  # not read (render mode): nothing to check
         return
@@ -165,7 +165,7 @@ def _resource_data(ref: Reference) -> pulumi.Output[Mapping[str, str]]:
     return pulumi.Output.all(source.data, string_data).apply(effective)
 
 
-def resolve_references(args: ConnectorArgs | ProxyArgs, reader: ReferenceReader | NoCluster) -> ResolvedReferences:
+def resolve_references(args: WorkloadArgs, reader: ReferenceReader | NoCluster) -> ResolvedReferences:
     """Read every named reference; raise ``MissingReferencesError`` naming all missing ones."""
     resolved, missing = ResolvedReferences(), []
     seen: set[tuple[str, str]] = set()
@@ -187,8 +187,7 @@ def resolve_references(args: ConnectorArgs | ProxyArgs, reader: ReferenceReader 
     if missing:
         raise MissingReferencesError(missing)
     check_config_token(args, resolved.read)
-    if isinstance(args, ConnectorArgs):
-        resolved.admin_credentials = read_admin_credentials(args, reader)
+    resolved.admin_credentials = read_admin_credentials(args, reader)
     return resolved
 
 
@@ -199,10 +198,9 @@ ADMIN_KEYS = (
 )
 
 
-def read_admin_credentials(args: ConnectorArgs, reader: ReferenceReader | NoCluster) -> dict[str, str] | None:
+def read_admin_credentials(args: WorkloadArgs, reader: ReferenceReader | NoCluster) -> dict[str, str] | None:
     """The values of ``registration.adminCredentials.secretRef``, read now like any reference."""
-    credentials = args.registration.admin_credentials if args.registration else None
-    ref_args = credentials.secret_ref if credentials else None
+    ref_args = args.admin_secret_ref()
     if ref_args is None:
         return None
     ref = Reference("secret", ref_args.name, args.namespace)

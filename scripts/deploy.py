@@ -28,6 +28,7 @@ import os
 import pathlib
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -117,11 +118,13 @@ def skips_checkpoints(operation: str, asked: bool) -> bool:
     return asked or operation == "preview"
 
 
-def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
+def open_stack(options: argparse.Namespace) -> Any:
+    """The stack, created or selected, with the engine's environment set on this process."""
     from pulumi import automation as auto
 
     from components.program import connectors_program
-    from scripts.engine_tools import engine_env, report_run_errors_once, tools_bin
+    from scripts.engine_tools import engine_env, tools_bin
+    from scripts.sdk_inline_server import report_run_errors_once
 
     work_dir = pathlib.Path(options.work_dir).resolve()
     env = engine_env(tools_bin(), os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE))
@@ -134,7 +137,7 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
     os.environ.update(env)
     os.chdir(work_dir)
     report_run_errors_once()
-    stack = auto.create_or_select_stack(
+    return auto.create_or_select_stack(
         options.stack,
         project_name="connectors",
         program=connectors_program,
@@ -142,52 +145,67 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
             work_dir=str(work_dir), pulumi_home=env["PULUMI_HOME"], env_vars=env, secrets_provider=options.secrets_provider
         ),
     )
-    targets = options.target or None
-    parallel = {"parallel": options.engine_parallel} if options.engine_parallel else {}
 
-    def count_registrations(event: Any) -> None:
+
+@dataclass
+class Run:
+    """One operation on one stack: what it was asked, and what it reports."""
+
+    stack: Any
+    options: argparse.Namespace
+    report: dict[str, Any]
+    registrations: list[str]
+
+    def engine_options(self) -> dict[str, Any]:
+        given = {"target": self.options.target or None, "on_output": print, "on_error": print}
+        return given | ({"parallel": self.options.engine_parallel} if self.options.engine_parallel else {})
+
+    def count_registrations(self, event: Any) -> None:
         """A registration created in this run (created, or created anew by a replace)."""
+        from pulumi import automation as auto
+
         outputs = event.res_outputs_event
         if outputs is not None and outputs.metadata.type == REGISTRATION_TYPE:
             if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
-                registrations.append(outputs.metadata.urn)
+                self.registrations.append(outputs.metadata.urn)
 
+    def preview(self) -> None:
+        preview = self.stack.preview(diff=self.options.diff, replace=self.options.replace or None, **self.engine_options())
+        self.report["changes"] = without_same(preview.change_summary)
+
+    def up(self) -> None:
+        result = self.stack.up(
+            on_event=self.count_registrations,
+            diff=self.options.diff,
+            replace=self.options.replace or None,
+            **self.engine_options(),
+        )
+        self.report["changes"] = without_same(result.summary.resource_changes)
+        for key, value in result.outputs.items():
+            print(f"{key}: {'[secret]' if value.secret else value.value}")
+
+    def refresh(self) -> None:
+        options = {k: v for k, v in self.engine_options().items() if k != "parallel"}
+        self.stack.refresh(clear_pending_creates=self.options.clear_pending_creates or None, **options)
+
+    def destroy(self) -> None:
+        self.stack.destroy(**self.engine_options())
+
+    def cancel(self) -> None:
+        self.stack.cancel()
+        print(f"stack {self.options.stack}: lock released")
+
+    def urns(self) -> None:
+        for resource in self.stack.export_stack().deployment.get("resources", []):
+            print(resource["urn"])
+
+
+def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
+    from pulumi import automation as auto
+
+    operation = Run(open_stack(options), options, report, registrations)
     try:
-        if options.operation == "preview":
-            preview = stack.preview(
-                on_output=print,
-                on_error=print,
-                diff=options.diff,
-                target=targets,
-                replace=options.replace or None,
-                **parallel,
-            )
-            report["changes"] = without_same(preview.change_summary)
-        elif options.operation == "up":
-            result = stack.up(
-                on_output=print,
-                on_error=print,
-                on_event=count_registrations,
-                diff=options.diff,
-                target=targets,
-                replace=options.replace or None,
-                **parallel,
-            )
-            report["changes"] = without_same(result.summary.resource_changes)
-            for key, value in result.outputs.items():
-                print(f"{key}: {'[secret]' if value.secret else value.value}")
-        elif options.operation == "refresh":
-            stack.refresh(
-                on_output=print, on_error=print, target=targets, clear_pending_creates=options.clear_pending_creates or None
-            )
-        elif options.operation == "destroy":
-            stack.destroy(on_output=print, on_error=print, target=targets, **parallel)
-        elif options.operation == "cancel":
-            stack.cancel()
-            print(f"stack {options.stack}: lock released")
-        else:
-            for resource in stack.export_stack().deployment.get("resources", []):
-                print(resource["urn"])
+        getattr(operation, options.operation)()
     except auto.CommandError:
         return 1
     report["result"] = "succeeded"

@@ -10,9 +10,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import pulumi
-from pulumi.automation import _server, _stack
-
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -67,38 +64,3 @@ def create_inline_stack(
             secrets_provider="passphrase",
         ),
     )
-
-
-class _ReportOnceLanguageServer(_server.LanguageServer):
-    """The Automation API's inline language server, reporting a program's ``RunError`` once.
-
-    The SDK's server logs a ``RunError`` and also returns it as the run's error, so the engine
-    prints it a second time as "an unhandled error occurred". The Python language host of a
-    normal install logs it once and bails; this does the same: the message is logged once by
-    the SDK, and the run ends with ``bail`` (failed, nothing more to print)."""
-
-    def Run(self, request: Any, context: Any) -> Any:
-        program = self.program
-        reported: list[bool] = []
-
-        def watched() -> Any:
-            try:
-                return program()
-            except pulumi.RunError:
-                reported.append(True)
-                raise
-
-        self.program = watched
-        try:
-            result = super().Run(request, context)
-        finally:
-            self.program = program
-        if reported and result.error:
-            result.error = ""
-            result.bail = True
-        return result
-
-
-def report_run_errors_once() -> None:
-    """Inline programs run by this process report a configuration error once, as ``pulumi up`` does."""
-    _stack.LanguageServer = _ReportOnceLanguageServer  # type: ignore[misc]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from components.checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum, object_checksum
+from components.render.checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum, object_checksum
 
 
 def sha(data: bytes) -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
-from components.registration import START_CALL
+from components.registration.resource import START_CALL
 
 from .conftest import SAMPLE_STACKS, stack_connectors
 from .mocks import RecordingMocks, reader_for, run

@@ -10,8 +10,8 @@ import pulumi
 import pytest
 from pulumi.output import Unknown
 
-from components.args import Model
-from components.errors import InvalidArgumentsError
+from components.args.base import Model
+from components.args.errors import InvalidArgumentsError
 from components.package import schema
 from components.package.provider import as_input_errors, package_options, settle
 
@@ -115,7 +115,7 @@ def test_a_registering_connector_starts_the_registrations_provider_early(registe
     """As the Python program does (README, Performance, P4): the package's connectors too."""
     from components.package.provider import ConnectorsProvider
     from components.package.schema import CONNECTOR_TYPE
-    from components.registration import START_CALL
+    from components.registration.resource import START_CALL
 
     from .mocks import run
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from components.platform_client import RegistrationError
-from components.registration import RegistrationProvider
+from components.registration.client import RegistrationError
+from components.registration.provider import RegistrationProvider
 
 from .apiserver_standin import make_certificates
 from .platform_double import ADMIN_TOKEN, PlatformDouble, platform_double

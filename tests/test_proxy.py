@@ -12,8 +12,8 @@ import pytest
 import yaml
 
 from components import InvalidArgumentsError
+from components.args.proxy import ProxyArgs, ProxyEntry
 from components.program import connectors_program, parse_proxies
-from components.proxy_args import ProxyArgs, ProxyEntry
 from components.render.proxy import render_proxy
 
 from .conftest import ROOT

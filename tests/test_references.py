@@ -11,9 +11,9 @@ import pulumi_kubernetes as k8s
 import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
-from components.checksum import EMPTY_CHECKSUM
 from components.program import connectors_program
 from components.references import NoCluster
+from components.render.checksum import EMPTY_CHECKSUM
 
 from .mocks import RecordingMocks, StaticReader, run
 

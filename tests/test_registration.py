@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from components.platform_client import RegistrationError, RetryPolicy, register, register_url, request_body
-from components.registration import RegistrationProvider
+from components.registration.api import PlatformApi, register_url, request_body
+from components.registration.client import RegistrationError, RetryPolicy, direct
+from components.registration.provider import RegistrationProvider
 
 from .platform_double import Answer, platform_double
 
@@ -84,7 +85,7 @@ def test_retries_5xx_on_a_doubling_schedule_then_succeeds():
     waits: list[float] = []
     with platform_double() as double:
         double.script += [Answer(503), Answer(502)]
-        registered = register(double.url, BODY, RetryPolicy(5, 300, 600), sleep=waits.append)
+        registered = PlatformApi(direct(double.url), RetryPolicy(5, 300, 600), sleep=waits.append).register(BODY)
     assert len(double.requests) == 3
     assert waits == [5, 10]
     assert registered.status == "waitingForApproval"
@@ -173,7 +174,7 @@ def test_provider_holds_no_client_or_credential():
 
 
 def test_tls_verified_by_default(tmp_path):
-    from components.platform_client import TlsSettings
+    from components.registration.client import TlsSettings
 
     assert TlsSettings().verify() is True
     assert TlsSettings(ca_bundle=str(tmp_path / "ca.pem")).verify() == str(tmp_path / "ca.pem")
@@ -187,7 +188,7 @@ def test_ctrl_c_while_waiting_to_retry_stops_cleanly():
     with platform_double() as double:
         double.script.append(Answer(503))
         with pytest.raises(RegistrationError, match="registration cancelled while waiting to retry") as caught:
-            register(double.url, BODY, RetryPolicy(5, 300, 600), sleep=interrupted)
+            PlatformApi(direct(double.url), RetryPolicy(5, 300, 600), sleep=interrupted).register(BODY)
     assert len(double.requests) == 1
     assert caught.value.__suppress_context__
 
@@ -200,6 +201,6 @@ def test_the_provider_process_loads_the_registration_without_the_models_and_the_
     import sys
 
     heavy = ["components.args", "components.component", "components.render.connector", "pulumi_kubernetes", "pydantic"]
-    probe = f"import sys, components.registration; print([m for m in {heavy!r} if m in sys.modules])"
+    probe = f"import sys, components.registration.provider; print([m for m in {heavy!r} if m in sys.modules])"
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"

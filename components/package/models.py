@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..args import Model
+from ..args.base import Model
 
 
 class PackageOptions(Model):

@@ -9,7 +9,6 @@ unknown Output where the models take Outputs.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from collections.abc import Mapping
@@ -18,18 +17,18 @@ from typing import Any
 
 import pulumi
 import pulumi.provider as provider
-from pulumi.output import Unknown
 from pydantic.alias_generators import to_snake
 
+from ..args.errors import InvalidArgumentsError
 from ..component import ConnectorComponent
-from ..errors import InvalidArgumentsError
-from ..program import camel_case_keys
+from ..outputs import camel_case_keys
 from ..proxy_component import ProxyComponent
 from ..references import ClusterReader, NoCluster, ReferenceReader
-from ..registration import start_provider_early
+from ..registration.resource import start_provider_early
 from . import VERSION
 from .models import PackageOptions
 from .schema import CONNECTOR_TYPE, PROXY_TYPE, package_schema
+from .sdk_outputs import Unknown, resolved, unknown_output
 
 
 @dataclass
@@ -38,14 +37,6 @@ class SettledInputs:
 
     values: dict[str, Any]
     secret_fields: set[str] = field(default_factory=set)
-
-
-def unknown_output() -> pulumi.Output[Any]:
-    known: asyncio.Future[bool] = asyncio.Future()
-    known.set_result(False)
-    value: asyncio.Future[Any] = asyncio.Future()
-    value.set_result(None)
-    return pulumi.Output(set(), value, known)
 
 
 def settle(inputs: Mapping[str, Any]) -> SettledInputs:
@@ -58,16 +49,14 @@ def settle(inputs: Mapping[str, Any]) -> SettledInputs:
         if isinstance(value, Unknown):
             return unknown_output()
         if isinstance(value, pulumi.Output):
-            # Resolved from the request's data: read without awaiting.
-            data = value._data
-            if not data.done():
+            data = resolved(value)
+            if data is None:
                 raise InvalidArgumentsError([f"{top}: a value that is not resolved yet"])
-            resolved = data.result()
-            if resolved.is_secret:
+            if data.secret:
                 settled.secret_fields.add(top)
-            if not resolved.is_known:
+            if not data.known:
                 return unknown_output()
-            return plain(resolved.value, top)
+            return plain(data.value, top)
         if isinstance(value, Mapping):
             return {key: plain(item, top) for key, item in value.items()}
         if isinstance(value, list):

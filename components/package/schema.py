@@ -15,8 +15,9 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..args import ConnectorArgs, _digest, _int_or_percent, _str_input
-from ..proxy_args import ProxyArgs
+from ..args.connector import ConnectorArgs
+from ..args.fields import digest, image_tag, int_or_percent, str_input
+from ..args.proxy import ProxyArgs
 from . import PACKAGE, VERSION
 from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
 
@@ -29,9 +30,10 @@ PYTHON_ONLY = {"source"}
 # Argument types that are ``Any`` to pydantic (so that a Python caller may pass an Output) but
 # have one wire type: the validator that checks them says which.
 VALIDATED_TYPES: dict[Any, dict[str, Any]] = {
-    _str_input: {"type": "string"},
-    _digest: {"type": "string"},
-    _int_or_percent: {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+    str_input: {"type": "string"},
+    image_tag: {"type": "string"},
+    digest: {"type": "string"},
+    int_or_percent: {"oneOf": [{"type": "integer"}, {"type": "string"}]},
 }
 COMPONENTS: dict[str, tuple[str, type[BaseModel], type[BaseModel]]] = {
     CONNECTOR_TYPE: (

@@ -1,29 +1,16 @@
 from __future__ import annotations
 
-from typing import Any
-
-from ..args import IngressArgs
+from ..args.connector import IngressArgs
 from .meta import object_meta
+from .objects import Obj
+from .workload import Workload
 
 
-def render_ingress(name: str, namespace: str, labels: dict[str, str], ingress: IngressArgs) -> dict[str, Any]:
+def render_ingress(w: Workload, ingress: IngressArgs) -> Obj:
     """An Ingress to the Service's ``http`` port (beyond the operator, from the HA guide)."""
-    spec: dict[str, Any] = {
-        "rules": [
-            {
-                "host": ingress.host,
-                "http": {
-                    "paths": [
-                        {
-                            "path": ingress.path,
-                            "pathType": ingress.path_type,
-                            "backend": {"service": {"name": name, "port": {"name": "http"}}},
-                        }
-                    ]
-                },
-            }
-        ]
-    }
+    backend = {"service": {"name": w.name, "port": {"name": "http"}}}
+    path = {"path": ingress.path, "pathType": ingress.path_type, "backend": backend}
+    spec: Obj = {"rules": [{"host": ingress.host, "http": {"paths": [path]}}]}
     if ingress.class_name:
         spec["ingressClassName"] = ingress.class_name
     if ingress.tls_secret_name:
@@ -31,6 +18,6 @@ def render_ingress(name: str, namespace: str, labels: dict[str, str], ingress: I
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "Ingress",
-        "metadata": object_meta(name, namespace, labels, ingress.annotations),
+        "metadata": object_meta(w.name, w.namespace, w.labels, ingress.annotations),
         "spec": spec,
     }

@@ -1,21 +1,19 @@
 from __future__ import annotations
 
-from typing import Any
-
 from .meta import object_meta
+from .objects import Obj
+from .workload import Workload
 
 
-def render_network_policy(
-    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], ports: list[int]
-) -> dict[str, Any]:
-    """Ingress to the service's ports from pods of the same namespace; egress not restricted."""
+def render_network_policy(w: Workload) -> Obj:
+    """Ingress to the workload's ports from pods of the same namespace; egress not restricted."""
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
-        "metadata": object_meta(name, namespace, labels),
+        "metadata": object_meta(w.name, w.namespace, w.labels),
         "spec": {
-            "podSelector": {"matchLabels": dict(selector)},
+            "podSelector": {"matchLabels": dict(w.selector_labels)},
             "policyTypes": ["Ingress"],
-            "ingress": [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": port} for port in ports]}],
+            "ingress": [{"from": [{"podSelector": {}}], "ports": [{"protocol": "TCP", "port": port} for _, port in w.ports()]}],
         },
     }

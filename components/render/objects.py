@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from ..args.workload import OPTIONAL_KINDS
 from .meta import CHECKSUM_ANNOTATION
 
 Obj = dict[str, Any]
+"""A Kubernetes object (or a part of one) as plain data."""
+
+Kind = Literal[
+    "service_account", "service", "deployment", "pod_disruption_budget", "service_monitor", "network_policy", "ingress"
+]
+REQUIRED_KINDS: tuple[Kind, ...] = ("service_account", "service", "deployment")
+KINDS: tuple[Kind, ...] = (*REQUIRED_KINDS, *OPTIONAL_KINDS)
+"""Every kind a workload renders, in the order its objects are created."""
 
 
 @dataclass(frozen=True)
@@ -24,20 +33,12 @@ class RenderedWorkload:
     endpoint: str
     current_image: str
 
+    def by_kind(self) -> dict[Kind, Obj]:
+        """The rendered objects by kind, in creation order."""
+        return {kind: obj for kind in KINDS if (obj := getattr(self, kind)) is not None}
+
     def objects(self) -> list[Obj]:
-        return [
-            o
-            for o in (
-                self.service_account,
-                self.service,
-                self.deployment,
-                self.pod_disruption_budget,
-                self.service_monitor,
-                self.network_policy,
-                self.ingress,
-            )
-            if o is not None
-        ]
+        return list(self.by_kind().values())
 
 
 def stamp_checksum(deployment: Obj, config_checksum: str) -> Obj:

@@ -1,24 +1,22 @@
 from __future__ import annotations
 
-from typing import Any
-
-from ..args import PodDisruptionBudgetArgs
+from ..args.workload import PodDisruptionBudgetArgs
 from .meta import object_meta
+from .objects import Obj
+from .workload import Workload
 
 
-def render_pod_disruption_budget(
-    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], pdb: PodDisruptionBudgetArgs
-) -> dict[str, Any]:
+def render_pod_disruption_budget(w: Workload, pdb: PodDisruptionBudgetArgs | None) -> Obj:
     """minAvailable if set, else maxUnavailable if set, else minAvailable 1."""
-    if pdb.min_available is not None:
-        budget: dict[str, Any] = {"minAvailable": pdb.min_available}
-    elif pdb.max_unavailable is not None:
+    if pdb is not None and pdb.min_available is not None:
+        budget: Obj = {"minAvailable": pdb.min_available}
+    elif pdb is not None and pdb.max_unavailable is not None:
         budget = {"maxUnavailable": pdb.max_unavailable}
     else:
         budget = {"minAvailable": 1}
     return {
         "apiVersion": "policy/v1",
         "kind": "PodDisruptionBudget",
-        "metadata": object_meta(name, namespace, labels),
-        "spec": {**budget, "selector": {"matchLabels": dict(selector)}},
+        "metadata": object_meta(w.name, w.namespace, w.labels),
+        "spec": {**budget, "selector": {"matchLabels": dict(w.selector_labels)}},
     }

@@ -1,4 +1,4 @@
-"""A proxy's arguments, rendered: its Workload (on the connector's shared pieces) and its objects.
+"""A proxy's arguments, rendered: its Workload (on the shared assembly) and its objects.
 
 Proxy-only rules: labels with ``component=proxy``; the config token consumed only as two env
 entries, whose names are reserved; the fixed two-port Service (``http`` 8080, ``api`` 8081);
@@ -7,19 +7,13 @@ its probe defaults; a ServiceMonitor at ``metrics.path`` (default ``/metrics``).
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..checksum import EMPTY_CHECKSUM
-from ..proxy_args import RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs
-from .connector import probe_from, shared_workload_fields, with_extra_labels
-from .network_policy import render_network_policy
-from .objects import RenderedWorkload
-from .pod_disruption_budget import render_pod_disruption_budget
+from ..args.proxy import RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs
+from .checksum import EMPTY_CHECKSUM
+from .common import assemble, probe_from, shared_workload_fields
+from .objects import Obj, RenderedWorkload
 from .refs import project_refs
-from .service_monitor import render_service_monitor
-from .workload import Probe, Workload, render_deployment, render_service, render_service_account
+from .workload import Probe, Workload, render_service
 
-Obj = dict[str, Any]
 COMPONENT = "proxy"
 HTTP_PORT = 8080
 API_PORT = 8081
@@ -78,34 +72,4 @@ def proxy_workload(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Wo
 
 def render_proxy(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = proxy_workload(args, config_checksum)
-    name, namespace, own = args.name, args.namespace, w.labels
-    pdb = args.pod_disruption_budget
-    metrics = args.metrics
-    monitor = metrics.service_monitor if metrics is not None else None
-    kinds = args.optional_kinds()
-    rendered = RenderedWorkload(
-        deployment=render_deployment(w),
-        service=render_service(w),
-        service_account=render_service_account(w, args.service_account.annotations),
-        pod_disruption_budget=(
-            render_pod_disruption_budget(name, namespace, own, w.selector_labels, pdb)
-            if pdb is not None and "pod_disruption_budget" in kinds
-            else None
-        ),
-        service_monitor=(
-            render_service_monitor(name, namespace, own, w.selector_labels, metrics.path, monitor)
-            if metrics is not None and "service_monitor" in kinds
-            else None
-        ),
-        network_policy=(
-            render_network_policy(name, namespace, own, w.selector_labels, [HTTP_PORT, API_PORT])
-            if "network_policy" in kinds
-            else None
-        ),
-        ingress=None,
-        endpoint=endpoints(name, namespace)[0],
-        current_image=w.image,
-    )
-    for obj in rendered.objects():
-        with_extra_labels(obj, args.labels)
-    return rendered
+    return assemble(args, w, render_service(w), endpoints(args.name, args.namespace)[0])

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..args import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
-
-Obj = dict[str, Any]
+from ..args.workload import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
+from .objects import Obj
 
 
 @dataclass

@@ -1,16 +1,14 @@
 from __future__ import annotations
 
-from typing import Any
-
-from ..args import ServiceMonitorArgs
+from ..args.workload import ServiceMonitorArgs
 from .meta import object_meta
+from .objects import Obj
+from .workload import Workload
 
 
-def render_service_monitor(
-    name: str, namespace: str, labels: dict[str, str], selector: dict[str, str], path: str, monitor: ServiceMonitorArgs | None
-) -> dict[str, Any]:
+def render_service_monitor(w: Workload, path: str, monitor: ServiceMonitorArgs | None) -> Obj:
     """Scrapes the Service's ``http`` port at ``path``."""
-    endpoint: dict[str, Any] = {"port": "http", "path": path}
+    endpoint: Obj = {"port": "http", "path": path}
     if monitor is not None and monitor.interval:
         endpoint["interval"] = monitor.interval
     # The operator's rule: standard labels first, then the user's, which win a clash.
@@ -18,10 +16,10 @@ def render_service_monitor(
     return {
         "apiVersion": "monitoring.coreos.com/v1",
         "kind": "ServiceMonitor",
-        "metadata": object_meta(name, namespace, {**labels, **extra_labels}),
+        "metadata": object_meta(w.name, w.namespace, {**w.labels, **extra_labels}),
         "spec": {
-            "selector": {"matchLabels": dict(selector)},
-            "namespaceSelector": {"matchNames": [namespace]},
+            "selector": {"matchLabels": dict(w.selector_labels)},
+            "namespaceSelector": {"matchNames": [w.namespace]},
             "endpoints": [endpoint],
         },
     }

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .meta import merged, object_meta
-
-Obj = dict[str, Any]
+from .objects import Obj
 
 
 @dataclass(frozen=True)

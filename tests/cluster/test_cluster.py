@@ -23,8 +23,8 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from components.cluster_access import load_access
-from components.platform_client import through_api_server, tls_context
+from components.registration.client import through_api_server, tls_context
+from components.registration.cluster_access import load_access
 
 from ..conftest import SAMPLE_STACKS, stack_connectors
 from ..engine.conftest import changes

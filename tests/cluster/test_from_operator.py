@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from kubernetes import client
 
-from components.checksum import ReferencedData, config_checksum
+from components.render.checksum import ReferencedData, config_checksum
 
 from ..conftest import stack_connectors
 from ..engine.conftest import changes

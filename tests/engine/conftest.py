@@ -21,7 +21,8 @@ import pytest
 from pulumi import automation as auto
 
 from components.program import connectors_program
-from scripts.engine_tools import ToolsUnavailable, create_inline_stack, engine_env, report_run_errors_once, tools_bin
+from scripts.engine_tools import ToolsUnavailable, create_inline_stack, engine_env, tools_bin
+from scripts.sdk_inline_server import report_run_errors_once
 
 from ..conftest import unavailable
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from components.args import ConnectorEntry
+from components.args.connector import ConnectorEntry
 from components.render.connector import render_connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors

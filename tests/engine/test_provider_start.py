@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from components.registration import start_provider_early
+from components.registration.resource import start_provider_early
 
 
 def nothing() -> None:

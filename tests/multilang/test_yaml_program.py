@@ -192,9 +192,9 @@ def test_package_get_schema_matches_the_models(yaml_engine):
 
     from pydantic import BaseModel
 
-    from components.args import ConnectorArgs
+    from components.args.connector import ConnectorArgs
+    from components.args.proxy import ProxyArgs
     from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
-    from components.proxy_args import ProxyArgs
 
     env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
     pulumi = pathlib.Path(yaml_engine["TOOLS_BIN"]) / "pulumi"

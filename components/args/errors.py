@@ -52,7 +52,7 @@ class NestedProblems(ValueError):
 
 def key_in_path(key: str) -> str:
     """A map key as a path segment: shown when it is a plain, short key; else its length only."""
-    if len(key) <= MAX_KEY_IN_PATH and PLAIN_KEY.match(key):
+    if len(key) <= MAX_KEY_IN_PATH and PLAIN_KEY.fullmatch(key):
         return key
     return f"<a key of {len(key)} characters>"
 

@@ -1,0 +1,142 @@
+"""A connector's arguments: the Connector resource's spec, on the shared workload spec.
+
+What only a connector has: its Service, rollout strategy, lifecycle (grace period and PDB),
+metrics block, an optional Ingress and its registration with the platform.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, model_validator
+
+from .base import EntryIdentity, Identity, Model
+from .fields import AbsolutePath, Annotations, GracePeriod, IntOrPercent, Port, is_zero
+from .registration import AdminSecretRefArgs, RegistrationArgs
+from .spec import WorkloadSpec
+from .workload import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
+
+
+class ImageArgs(ImageBase):
+    """A connector's image: a repository and a tag (or digest) are required."""
+
+
+class ServiceArgs(Model):
+    port: Port = 8080
+    """The port the connector listens on and the Service exposes."""
+    type: Literal["ClusterIP", "NodePort", "LoadBalancer"] = "ClusterIP"
+    """The Service type."""
+    node_port: Annotated[int, Field(ge=30000, le=32767)] | None = None
+    """The node port (30000-32767); only with type NodePort."""
+
+    @model_validator(mode="after")
+    def _node_port_needs_node_port_type(self) -> ServiceArgs:
+        if self.node_port is not None and self.type != "NodePort":
+            raise ValueError("nodePort can only be set when type is NodePort")
+        return self
+
+
+class RollingUpdateArgs(Model):
+    max_surge: IntOrPercent | None = None
+    """Pods above the desired count during a rollout: a number or a percentage."""
+    max_unavailable: IntOrPercent | None = None
+    """Pods that may be unavailable during a rollout: a number or a percentage."""
+
+
+class StrategyArgs(Model):
+    type: Literal["Recreate", "RollingUpdate"] | None = None
+    """How pods are replaced on a change."""
+    rolling_update: RollingUpdateArgs | None = None
+    """Rolling update settings; only with type RollingUpdate."""
+
+    @model_validator(mode="after")
+    def _rules(self) -> StrategyArgs:
+        if self.rolling_update is None:
+            return self
+        if self.type != "RollingUpdate":
+            raise ValueError("rollingUpdate can only be set when type is RollingUpdate")
+        surge, unavailable = self.rolling_update.max_surge, self.rolling_update.max_unavailable
+        if is_zero(surge) and is_zero(unavailable):
+            raise ValueError("rollingUpdate.maxSurge and maxUnavailable must not both be zero")
+        return self
+
+
+class LifecycleArgs(Model):
+    termination_grace_period_seconds: GracePeriod | None = None
+    """Seconds a pod has to stop before it is killed."""
+    pod_disruption_budget: PodDisruptionBudgetArgs | None = None
+    """The PodDisruptionBudget, when enabled."""
+
+
+class MetricsArgs(Model):
+    enabled: bool = False
+    """The connector serves metrics."""
+    port: Port | None = None
+    """Accepted as in a Connector manifest; scraping uses the Service's http port."""
+    path: AbsolutePath = "/v1/metrics"
+    """The metrics path."""
+    service_monitor: ServiceMonitorArgs | None = None
+    """The ServiceMonitor, when enabled."""
+
+
+class IngressArgs(Model):
+    host: Annotated[str, Field(pattern=r"^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")]
+    """The host name routed to the connector."""
+    path: AbsolutePath = "/"
+    """The path routed."""
+    path_type: Literal["Prefix", "Exact", "ImplementationSpecific"] = "Prefix"
+    """How the path matches."""
+    class_name: str | None = None
+    """The IngressClass."""
+    tls_secret_name: str | None = None
+    """A Secret with the host's TLS certificate."""
+    annotations: Annotations = {}
+    """Annotations on the Ingress."""
+
+
+class ConnectorSpec(WorkloadSpec):
+    """The ``spec`` of a Connector resource."""
+
+    image: ImageArgs
+    """The connector's image."""
+    service: ServiceArgs = ServiceArgs()
+    """The Service in front of the connector."""
+    strategy: StrategyArgs | None = None
+    """How the Deployment replaces pods."""
+    lifecycle: LifecycleArgs = LifecycleArgs()
+    """Termination and disruption settings."""
+    metrics: MetricsArgs = MetricsArgs()
+    """The metrics endpoint and its ServiceMonitor."""
+    ingress: IngressArgs | None = None
+    """An Ingress routing to the connector."""
+    registration: RegistrationArgs | None = None
+    """The connector's registration with the platform, done once."""
+
+    def disruption_budget(self) -> PodDisruptionBudgetArgs | None:
+        return self.lifecycle.pod_disruption_budget
+
+    def scraping(self) -> ServiceMonitorArgs | None:
+        return self.metrics.service_monitor if self.metrics.enabled else None
+
+    def metrics_path(self) -> str:
+        return self.metrics.path
+
+    def ingress_args(self) -> IngressArgs | None:
+        return self.ingress
+
+    def admin_secret_ref(self) -> AdminSecretRefArgs | None:
+        credentials = self.registration.admin_credentials if self.registration else None
+        return credentials.secret_ref if credentials else None
+
+
+class ConnectorArgs(ConnectorSpec, Identity):
+    """Everything a ``ConnectorComponent`` needs: identity plus the spec, flattened."""
+
+
+class ConnectorEntry(EntryIdentity):
+    """One entry of the stack config's ``connectors`` list: a Connector manifest's metadata and spec."""
+
+    spec: ConnectorSpec
+
+    def to_args(self) -> ConnectorArgs:
+        return ConnectorArgs.model_validate(self.flattened(self.spec))

@@ -1,0 +1,11 @@
+"""The workload kinds' arguments as one type, for the code both kinds go through."""
+
+from __future__ import annotations
+
+from .connector import ConnectorArgs, ConnectorEntry
+from .proxy import ProxyArgs, ProxyEntry
+
+WorkloadArgs = ConnectorArgs | ProxyArgs
+"""A workload kind's arguments: its spec and its identity."""
+WorkloadEntry = ConnectorEntry | ProxyEntry
+"""An entry of a stack's ``connectors`` or ``proxies`` list."""

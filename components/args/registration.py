@@ -1,0 +1,127 @@
+"""A connector's ``registration`` block: the platform, the connector's record there, and an
+administrator's credentials for the calls beyond registering.
+
+The defaults of the retry schedule and the other settings the registration resource takes are
+that resource's (``registration.inputs``): one table, read here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, JsonValue, model_validator
+
+from ..registration import inputs
+from ..registration.routing import url_problem
+from .base import Model
+from .fields import DnsLabel, NonEmpty, SecretKeyName, StrInput
+from .kube_schema import bounded
+
+Seconds = Annotated[float, Field(gt=0, le=86400)]
+
+
+class AttributeArgs(Model):
+    name: NonEmpty
+    """The attribute's name."""
+    content: Annotated[JsonValue, BeforeValidator(bounded)] = None
+    """The attribute's content, any JSON value."""
+
+
+class AdminSecretRefArgs(Model):
+    """A Secret in the connector's namespace holding the administrator's credentials."""
+
+    name: DnsLabel
+    """The Secret's name."""
+    bearer_token_key: SecretKeyName | None = None
+    """The key holding a bearer token."""
+    client_certificate_key: SecretKeyName | None = None
+    """The key holding a PEM client certificate."""
+    client_key_key: SecretKeyName | None = None
+    """The key holding the certificate's PEM private key."""
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> AdminSecretRefArgs:
+        pair = (self.client_certificate_key, self.client_key_key)
+        if bool(self.bearer_token_key) == any(pair):
+            raise ValueError("set either bearerTokenKey, or clientCertificateKey and clientKeyKey")
+        if any(pair) and not all(pair):
+            raise ValueError("clientCertificateKey and clientKeyKey go together")
+        return self
+
+
+class AdminCredentialsArgs(Model):
+    """An administrator of the platform, for the calls beyond registering: a bearer JWT, or a
+    client certificate and key (PEM) for mTLS at the platform's gateway, given as values
+    (secret config, or Outputs from Python) or as a Secret to read. Always secret in state."""
+
+    bearer_token: StrInput | None = None
+    """An administrator's bearer token."""
+    client_certificate: StrInput | None = None
+    """An administrator's PEM client certificate."""
+    client_key: StrInput | None = None
+    """The client certificate's PEM private key."""
+    secret_ref: AdminSecretRefArgs | None = None
+    """A Secret to read the credentials from instead."""
+
+    @model_validator(mode="after")
+    def _one_source(self) -> AdminCredentialsArgs:
+        given = [v is not None for v in (self.bearer_token, self.client_certificate, self.client_key)]
+        if self.secret_ref is not None and any(given):
+            raise ValueError("set either secretRef or the credential values, not both")
+        if self.secret_ref is None:
+            if self.bearer_token is not None and any(given[1:]):
+                raise ValueError("set either bearerToken, or clientCertificate and clientKey")
+            if self.bearer_token is None and not all(given[1:]):
+                raise ValueError("set bearerToken, or clientCertificate and clientKey, or secretRef")
+        return self
+
+
+PLATFORM_UUID = r"^[A-Za-z0-9][-A-Za-z0-9]{0,63}$"
+
+
+class RegistrationArgs(Model):
+    platform_url: StrInput
+    """The platform Core's base URL."""
+    name: NonEmpty
+    """The connector's name on the platform."""
+    auth_type: Literal["none", "basic", "certificate", "apiKey", "jwt"]
+    """How the platform authenticates to the connector."""
+    auth_attributes: list[AttributeArgs] = []
+    """The authentication's attributes (always secret in state)."""
+    custom_attributes: list[AttributeArgs] = []
+    """Further attributes sent with the registration."""
+    version: Literal["v1", "v2"] = inputs.default("connector_version")
+    """The connector API version the connector implements."""
+    retry_initial_seconds: Seconds = inputs.default("retry_initial_seconds")
+    """The first wait between attempts while the platform is unreachable."""
+    retry_max_seconds: Seconds = inputs.default("retry_max_seconds")
+    """The longest wait between attempts."""
+    deadline_seconds: Seconds = inputs.default("deadline_seconds")
+    """How long registration keeps trying before the update fails."""
+    ca_bundle: str | None = None
+    """PEM certificates to trust for the platform's URL."""
+    insecure_skip_tls_verify: bool = inputs.default("insecure_skip_tls_verify")
+    """Skip verifying the platform's certificate (tests only)."""
+    route: Literal["auto", "direct", "apiServerProxy"] = "auto"
+    """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
+    uuid: Annotated[str, Field(pattern=PLATFORM_UUID)] | None = None
+    """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
+    admin_credentials: AdminCredentialsArgs | None = None
+    """An administrator, for adopting, approving and de-registering."""
+    approve: bool = inputs.default("approve")
+    """Approve the connector after registering it (needs adminCredentials)."""
+    deregister_on_destroy: bool = inputs.default("deregister_on_destroy")
+    """Delete the platform's record when the connector is destroyed (needs adminCredentials)."""
+
+    @model_validator(mode="after")
+    def _rules(self) -> RegistrationArgs:
+        for setting, wanted in (("approve", self.approve), ("deregisterOnDestroy", self.deregister_on_destroy)):
+            if wanted and self.admin_credentials is None:
+                raise ValueError(f"{setting}: true needs adminCredentials (only an administrator may do it)")
+        if isinstance(self.platform_url, str):
+            problem = url_problem(self.platform_url)
+            if problem:
+                raise ValueError(f"platformUrl {problem}")
+        if self.auth_type != "none" and not self.auth_attributes:
+            raise ValueError(f"authAttributes are required when authType is {self.auth_type}")
+        return self

@@ -1,0 +1,183 @@
+"""The registration's provider: a connector's record on the platform, for its whole life.
+
+``create`` registers (or adopts a known record); the uuid is kept in state, so reruns never
+register again. With an administrator's credentials it goes further: a change the platform
+must know edits the record in place, ``approve`` approves it, ``deregisterOnDestroy`` deletes
+it, and ``refresh`` reads it (a record deleted on the platform leaves the state, so the next
+``up`` registers again, once). Without them, it does what the operator does: register once,
+and nothing else.
+
+The provider instance holds no client or credential (it is pickled into state): each method
+builds what it needs from the resource's properties.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from pulumi.dynamic import ConfigureRequest, CreateResult, DiffResult, ReadResult, ResourceProvider, UpdateResult
+
+from . import inputs, provider_host
+from .api import Duplicate, PlatformApi, edit_body, now_utc, request_body
+from .client import AdminCredentials, Destination, RegistrationError, RetryPolicy, TlsSettings, direct, through_api_server
+from .cluster_access import NoClusterCredentials, load_access
+
+PLATFORM_FIELDS = tuple(i.name for i in inputs.TABLE if i.platform)
+IDENTITY_FIELDS = tuple(i.name for i in inputs.TABLE if i.identity)
+REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
+
+
+def _warn(message: str) -> None:
+    """A line the engine shows with the run's diagnostics (a dynamic provider's stderr)."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+def destination(props: dict[str, Any]) -> Destination:
+    if props.get("route") == "apiServerProxy":
+        try:
+            access = load_access(props.get("kubeconfig"), props.get("kube_context"))
+        except NoClusterCredentials as error:
+            raise RegistrationError(str(error)) from None
+        target = through_api_server(props["platform_url"], access)
+    else:
+        tls = TlsSettings(props.get("ca_bundle"), bool(props.get("insecure_skip_tls_verify")))
+        target = direct(props["platform_url"], tls)
+    return target.with_admin(AdminCredentials.from_props(props.get("admin_credentials")))
+
+
+def retry_policy(props: dict[str, Any]) -> RetryPolicy:
+    return RetryPolicy(
+        float(inputs.value(props, "retry_initial_seconds")),
+        float(inputs.value(props, "retry_max_seconds")),
+        float(inputs.value(props, "deadline_seconds")),
+    )
+
+
+def platform_api(props: dict[str, Any]) -> PlatformApi:
+    return PlatformApi(destination(props), retry_policy(props))
+
+
+class RegistrationProvider(ResourceProvider):
+    def configure(self, req: ConfigureRequest) -> None:
+        """Called by the dynamic-provider host once it has loaded this provider."""
+        provider_host.adapt()
+
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        api = platform_api(props)
+        adopt = props.get("adopt_uuid")
+        if adopt:
+            uuid, status = adopt, self._adopted_status(api, adopt)
+        else:
+            uuid, status = self._register(api, props)
+        if props.get("approve") and api.is_admin and status == "waitingForApproval":
+            api.approve(uuid)
+            status = "connected"
+        outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
+        return CreateResult(id_=uuid, outs=outs)
+
+    @staticmethod
+    def _adopted_status(api: PlatformApi, uuid: str) -> str:
+        if not api.is_admin:
+            return "unknown"
+        record = api.get(uuid)
+        if record is None:
+            raise RegistrationError(f"registration.uuid {uuid} is not a connector on the platform (status 404)")
+        return record.status
+
+    def _register(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
+        version = inputs.value(props, "connector_version")
+        attributes = (props.get("auth_attributes"), props.get("custom_attributes"))
+        body = request_body(props["name"], version, props["url"], props["auth_type"], *attributes)
+        try:
+            registered = api.register(body)
+        except Duplicate:
+            if not api.is_admin:
+                raise RegistrationError(
+                    "registration failed with status 409: the platform already has a connector with this name, or with "
+                    "this url and version. Adopt it: set registration.uuid to its uuid, or give registration."
+                    "adminCredentials so that it is found and adopted"
+                ) from None
+            return self._adopt_duplicate(api, props["name"], props["url"], version)
+        return registered.uuid, registered.status
+
+    @staticmethod
+    def _adopt_duplicate(api: PlatformApi, name: str, url: str, version: str) -> tuple[str, str]:
+        """The existing record with this name, when it is this connector (same url and version)."""
+        records = api.find(lambda r: r.name == name or (r.url == url and r.version == version))
+        same_name = [r for r in records if r.name == name]
+        for record in same_name:
+            if record.url == url and record.version == version:
+                return record.uuid, record.status
+        if same_name:
+            raise RegistrationError(
+                "registration failed with status 409: a connector of the same name is registered with another url or "
+                f"version (uuid {same_name[0].uuid}); rename this one, or adopt that one with registration.uuid"
+            )
+        holders = [r for r in records if r.url == url and r.version == version]
+        holder = f" (uuid {holders[0].uuid})" if holders else ""
+        raise RegistrationError(
+            f"registration failed with status 409: another connector{holder} is registered with this url and version"
+        )
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
+        """An update (never a replacement) when any input changed; a change the platform must
+        know is sent on update with admin credentials, else announced as kept on the platform."""
+        changed = [key for key in inputs.NAMES if olds.get(key) != news.get(key)]
+        adopt = news.get("adopt_uuid")
+        replaces = ["adopt_uuid"] if adopt and adopt != _id else []
+        platform = inputs.camel_names([k for k in (*PLATFORM_FIELDS, *IDENTITY_FIELDS) if k in changed])
+        identity = inputs.camel_names([k for k in IDENTITY_FIELDS if k in changed])
+        if platform and not replaces and not news.get("admin_credentials"):
+            _warn(
+                f"registration {news.get('name')!r}: {', '.join(platform)} changed; the platform keeps the old values "
+                f"(no adminCredentials to edit the record). {REPLACE_HINT}"
+            )
+        elif platform and not replaces and identity:
+            _warn(
+                f"registration {news.get('name')!r}: the platform cannot rename a connector or change its version in "
+                f"place; it keeps the old name and version. {REPLACE_HINT}"
+            )
+        return DiffResult(
+            changes=bool(changed), replaces=replaces, stables=["uuid", "registered_at"], delete_before_replace=False
+        )
+
+    def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
+        """New inputs; with admin credentials, changed platform fields edit the record (one PUT,
+        same uuid) and a newly asked approval approves; the register endpoint is never called."""
+        status = olds.get("status")
+        api = platform_api(news)
+        if api.is_admin:
+            if any(olds.get(k) != news.get(k) for k in PLATFORM_FIELDS):
+                body = edit_body(news["url"], news["auth_type"], news.get("auth_attributes"), news.get("custom_attributes"))
+                record = api.edit(_id, body)
+                if record is None:
+                    raise RegistrationError(
+                        f"updating the connector failed with status 404: uuid {_id} is no longer on the platform; "
+                        "refresh to forget it, then up registers it again"
+                    )
+                status = record.status
+            if news.get("approve") and status == "waitingForApproval":
+                api.approve(_id)
+                status = "connected"
+        return UpdateResult(outs={**news, "uuid": _id, "status": status, "registered_at": olds.get("registered_at")})
+
+    def delete(self, _id: str, props: dict[str, Any]) -> None:
+        """De-registers only when asked (``deregisterOnDestroy``) and able (admin credentials);
+        a record already gone counts as done. Otherwise, like the operator, leaves it."""
+        if not props.get("deregister_on_destroy"):
+            return
+        api = platform_api(props)
+        if api.is_admin:
+            api.delete(_id)
+
+    def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
+        """Refresh: with admin credentials, the platform's status; a record gone from the
+        platform is gone from the state too (an empty id), so the next ``up`` registers again."""
+        api = platform_api(props)
+        if not api.is_admin:
+            return ReadResult(id_=id_, outs=props)
+        record = api.get(id_)
+        if record is None:
+            return ReadResult(id_="", outs={})
+        return ReadResult(id_=id_, outs={**props, "status": record.status})

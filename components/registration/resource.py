@@ -1,0 +1,89 @@
+"""``Registration``, the dynamic resource a connector's record on the platform is kept in, and
+the program's early start of the process that serves it."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pulumi
+from pulumi.dynamic import Resource
+
+from . import inputs
+from .provider import RegistrationProvider
+
+LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
+"""The type every dynamic resource shared before the registration had its own: stacks created
+then keep their registration (and its uuid) through an alias."""
+
+
+def dynamic_type_token(module: str, name: str) -> str:
+    """The type the SDK gives a ``pulumi.dynamic.Resource`` subclass of this module and name."""
+    return f"pulumi-python:dynamic{'/' + module if module else ''}:{name}"
+
+
+class Registration(Resource, module="connectors", name="Registration"):
+    """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
+
+    Its inputs are ``inputs.TABLE`` (keyword arguments, their defaults there). Its type is
+    ``pulumi-python:dynamic/connectors:Registration``, so that preview and ``pulumi stack
+    --show-urns`` name it; ``aliases`` carries registrations created under the shared dynamic
+    type over without calling the platform.
+
+    ``route`` is the resolved route, ``direct`` or ``apiServerProxy`` (see ``routing``); for the
+    proxy, ``kubeconfig`` (a path, or content given as a secret) and ``kube_context`` say which
+    cluster configuration to load credentials from, inside ``create``. ``admin_credentials``
+    (``{bearerToken}`` or ``{clientCertificate, clientKey}``) and ``auth_attributes`` are always
+    kept secret."""
+
+    type_token = dynamic_type_token("connectors", "Registration")
+    uuid: pulumi.Output[str]
+    status: pulumi.Output[str]
+    registered_at: pulumi.Output[str]
+
+    def __init_subclass__(cls, module: str = "", name: str = "Resource", **kwargs: Any) -> None:
+        super().__init_subclass__(module=module, name=name, **kwargs)
+        cls.type_token = dynamic_type_token(module, name)
+
+    def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
+        props = inputs.with_defaults(given)
+        for secret in (i.name for i in inputs.TABLE if i.always_secret and props[i.name] is not None):
+            props[secret] = pulumi.Output.secret(props[secret])
+        opts = pulumi.ResourceOptions.merge(
+            opts,
+            pulumi.ResourceOptions(
+                aliases=self.aliases(),
+                additional_secret_outputs=["admin_credentials"],
+                # The platform holds one record per name and url+version: the old one must go
+                # (when de-registering is allowed) before its replacement registers.
+                delete_before_replace=True,
+            ),
+        )
+        super().__init__(RegistrationProvider(), resource_name, {**props, **dict.fromkeys(inputs.OUTPUTS)}, opts)
+
+    @classmethod
+    def aliases(cls) -> list[pulumi.Alias]:
+        return [] if cls.type_token == LEGACY_TYPE_TOKEN else [pulumi.Alias(type_=LEGACY_TYPE_TOKEN)]
+
+
+TYPE_TOKEN = Registration.type_token
+START_CALL = "pulumi-python:dynamic:startRegistrationProvider"
+"""A function the registrations' provider does not implement: calling it starts the provider."""
+
+
+def start_provider_early() -> pulumi.Output[None]:
+    """Starts the registrations' provider process at the start of the program.
+
+    The engine starts a provider when a resource or a call first needs it. A registration is
+    sent once its Deployment is Ready, so the provider's process (a Python interpreter loading
+    the SDK: about a second on 2 cores) used to start on the path from Ready to the registration
+    request, for the first connectors (README, Performance, P4). A call to a function makes the
+    engine start the provider now; the dynamic provider implements none, so its refusal is the
+    expected answer, and any other failure is left for the registrations themselves to report.
+    The returned Output is awaited by the SDK before the program ends."""
+
+    async def start() -> None:
+        with contextlib.suppress(Exception):  # the refusal is the expected answer
+            await pulumi.runtime.invoke_async(START_CALL, {})
+
+    return pulumi.Output.from_input(start())

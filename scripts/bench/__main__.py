@@ -1,0 +1,58 @@
+"""``python -m scripts.bench``: the benchmarks' command line (see ``scripts/bench/__init__``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import sys
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+
+from scripts import bench
+from scripts.bench.common import ROOT
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=bench.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 300])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--out", default=str(ROOT / "bench-results"))
+    parser.add_argument(
+        "--skip-checkpoints", action="store_true", help="run the engine with PULUMI_SKIP_CHECKPOINTS=true (see the README)"
+    )
+    parser.add_argument("--registrations", action="store_true", help="P2 (no-op rerun) and P3 (slow platform)")
+    parser.add_argument("--engine-parallel", type=int, help="the engine's --parallel for --registrations")
+    parser.add_argument("--ready-latency", action="store_true", help="P4: Deployment Available to registration, on a cluster")
+    parser.add_argument("--split", type=int, metavar="N", help="one stack of N connectors against the fleet command")
+    parser.add_argument("--split-stacks", type=int, default=8)
+    parser.add_argument("--split-operations", nargs="+", choices=["preview", "up"], default=["preview", "up"])
+    parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = arguments(argv)
+    out = pathlib.Path(options.out)
+    if options.skip_checkpoints:
+        os.environ["PULUMI_SKIP_CHECKPOINTS"] = "true"
+    if options.registrations:
+        from scripts.bench.registrations import registration_benchmark
+
+        return registration_benchmark(out, options.engine_parallel)
+    if options.ready_latency:
+        from scripts.bench.ready import ready_latency_benchmark
+
+        return ready_latency_benchmark(out)
+    if options.split:
+        from scripts.bench.split import split_benchmark
+
+        return split_benchmark(options.split, options.split_stacks, options.parallel, out, options.split_operations)
+    from scripts.bench.p1 import p1_benchmark
+
+    return p1_benchmark(options.sizes, options.rounds, out, options.skip_checkpoints)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""A stack written before the package had its rooms (``tests/data/pre-layout-stack``: a state
+exported from commit 9fa4c36, whose pickled registration provider names the module
+``components.registration``) is refreshed, updated and destroyed by today's code: nothing is
+replaced, nothing reaches the platform, the uuid stays."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+from typing import Any
+
+import yaml
+from pulumi import automation as auto
+
+from components.program import connectors_program
+from scripts.engine_tools import create_inline_stack
+
+from ..conftest import DATA
+from ..platform_double import platform_double
+from .conftest import changes
+
+SAVED = DATA / "pre-layout-stack"
+REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
+
+
+def pickled_module(state: dict[str, Any]) -> str:
+    """The module path the registration's pickled provider names (it is a secret: its plaintext
+    is the base64 of a pickle, whose text shows the module)."""
+    import base64
+
+    (resource,) = [r for r in state["deployment"]["resources"] if r["type"] == REGISTRATION]
+    return base64.b64decode(json.loads(resource["inputs"]["__provider"]["plaintext"])).decode("latin-1")
+
+
+def imported_stack(engine: dict[str, str], tmp_path: pathlib.Path, platform_url: str) -> auto.Stack:
+    """The saved state imported into a new stack of the same name, with the saved settings (the
+    secrets' salt and config); the saved platform URL becomes ``platform_url``."""
+    old_url = (SAVED / "platform-url").read_text().strip()
+    work, state = tmp_path / "work", tmp_path / "state"
+    work.mkdir()
+    state.mkdir()
+    env = {k: v for k, v in engine.items() if k != "TOOLS_BIN"} | {"PULUMI_BACKEND_URL": f"file://{state}"}
+    env["PULUMI_CONFIG_PASSPHRASE"] = "pre-layout-state"
+    command = auto.PulumiCommand(root=str(pathlib.Path(engine["TOOLS_BIN"]).parent), skip_version_check=True)
+    stack = create_inline_stack("layout", connectors_program, work, env, command)
+    settings = (SAVED / "Pulumi.layout.yaml").read_text().replace(old_url, platform_url)
+    (work / "Pulumi.layout.yaml").write_text(settings)
+    exported = tmp_path / "state.json"
+    exported.write_text((SAVED / "state.json").read_text().replace(old_url, platform_url))
+    pulumi = pathlib.Path(engine["TOOLS_BIN"]) / "pulumi"
+    subprocess.run([str(pulumi), "stack", "import", "--stack", "layout", "--file", str(exported)], cwd=work, env=env, check=True)
+    return stack
+
+
+def test_a_stack_from_before_the_layout_is_refreshed_updated_and_destroyed_unchanged(engine, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the saved render directory is relative: rendered/
+    with platform_double() as double:
+        stack = imported_stack(engine, tmp_path, double.url)
+        before = stack.export_stack().deployment
+        assert "components.registration\x94" in pickled_module({"deployment": before})
+        (old,) = [r for r in before["resources"] if r["type"] == REGISTRATION]
+
+        # Render mode has no cluster to read the objects back from: the registration is refreshed.
+        refreshed = stack.refresh(target=[old["urn"]])
+        assert changes(refreshed.summary.resource_changes) == {}
+
+        preview = stack.preview()
+        assert changes(preview.change_summary) == {}, preview.change_summary
+        up = stack.up()
+        assert changes(up.summary.resource_changes) == {}
+        assert up.outputs["x509"].value["registration"]["uuid"] == old["outputs"]["uuid"]
+
+        config = json.loads(
+            yaml.safe_load((tmp_path / "work" / "Pulumi.layout.yaml").read_text())["config"]["connectors:connectors"]
+        )
+        config[0]["spec"]["image"]["tag"] = "1.1.0"
+        stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(config)))
+        updated = stack.up()
+        assert changes(updated.summary.resource_changes) == {"update": 1}, updated.summary.resource_changes
+        assert updated.outputs["x509"].value["registration"]["uuid"] == old["outputs"]["uuid"]
+        assert updated.outputs["x509"].value["currentImage"] == "r.example/x509:1.1.0"
+
+        destroyed = stack.destroy()
+        assert destroyed.summary.resource_changes.get("delete", 0) >= 15
+        assert stack.export_stack().deployment.get("resources") in (None, [])
+    assert double.calls == []
