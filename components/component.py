@@ -93,6 +93,7 @@ class ConnectorComponent(pulumi.ComponentResource):
                 cluster=(kubeconfig, kube_context),
                 secret_inputs=secret_inputs,
                 depends_on=[resources["deployment"]],
+                label=label,
             )
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
         self.register_outputs(self.output_values())

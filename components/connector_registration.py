@@ -85,9 +85,11 @@ def create_registration(
     cluster: tuple[str | None, str | None],
     secret_inputs: Collection[str],
     depends_on: list[pulumi.Resource],
+    label: str,
 ) -> Registration:
     """The connector's ``Registration``, a child of ``parent`` created after ``depends_on``;
-    ``cluster`` is the kubeconfig (a path or its content) and context of the proxy route."""
+    ``cluster`` is the kubeconfig (a path or its content) and context of the proxy route;
+    ``label`` is how the registration's messages name the connector."""
     kubeconfig, kube_context = cluster
     given = reg.model_dump(by_alias=True, exclude={"admin_credentials"})
     values = {i.name: given[i.camel] for i in inputs.TABLE if i.from_config}
@@ -97,6 +99,7 @@ def create_registration(
         kubeconfig=secret_if(kubeconfig, "\n" in (kubeconfig or "") or "kubeconfig" in secret_inputs),
         kube_context=kube_context,
         admin_credentials=admin_credentials_input(reg, references),
+        connector_label=label,
     )
     if "registration" in secret_inputs:
         values.update({i.name: secret_if(values[i.name], True) for i in inputs.TABLE if i.follows_config})

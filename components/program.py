@@ -21,6 +21,7 @@ from .args.proxy import ProxyEntry
 from .component import ConnectorComponent
 from .connector_registration import registration_route
 from .outputs import camel_case_keys
+from .plain_credentials import warn_of_plain_credentials
 from .proxy_component import ProxyComponent
 from .references import (
     ClusterReader,
@@ -155,6 +156,7 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     proxies = parse_proxies(read_list_config(config, "proxies"))
     check_names_across_kinds(entries, proxies)
     check_routes(entries, config)
+    warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(config)
     references = resolve_all(entries, reader)
     proxy_references = resolve_all(proxies, reader, "proxies")

@@ -18,7 +18,7 @@ COMPONENTS = ROOT / "components"
 WINGS = {
     # wing: the packages of ``components`` it may import besides its own
     "registration": set(),
-    "args": {"registration.routing", "registration.inputs", "registration.client"},
+    "args": {"registration.routing", "registration.inputs", "registration.rules"},
     "render": {"args"},
 }
 MAX_MODULE_LINES = 300

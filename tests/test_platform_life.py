@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from components.registration.client import RegistrationError
+from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
 from .apiserver_standin import make_certificates
@@ -214,6 +214,8 @@ def registered_admin(
                 "authType": "none",
                 "route": route,
                 "adminCredentials": admin,
+                # in-cluster http is the mesh case: the proxy route is what is refused here
+                "sendAdminCredentialsOverHttp": platform_url.startswith("http://core."),
             },
         },
     }

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from components.registration.api import PlatformApi, register_url, request_body
-from components.registration.client import RegistrationError, RetryPolicy, direct
+from components.registration.client import RetryPolicy
+from components.registration.destination import direct
+from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
 from .platform_double import Answer, platform_double
@@ -63,7 +65,7 @@ def test_body_lists_never_null():
 
 def test_create_posts_once_and_keeps_uuid_status_time():
     with platform_double() as double:
-        double.script.append(Answer(200, {"uuid": "3f0b-uuid", "status": "connected"}))
+        double.script.append(Answer(200, {"uuid": "3f0b6a52-0c1d-4e5f-8a9b-1c2d3e4f5a6b", "status": "connected"}))
         result = RegistrationProvider().create(props(double.url + "/"))
     assert double.paths == ["/api/v2/connector/register"]
     assert double.requests == [
@@ -76,8 +78,8 @@ def test_create_posts_once_and_keeps_uuid_status_time():
             "customAttributes": [],
         }
     ]
-    assert result.id == "3f0b-uuid"
-    assert result.outs["uuid"] == "3f0b-uuid" and result.outs["status"] == "connected"
+    assert result.id == "3f0b6a52-0c1d-4e5f-8a9b-1c2d3e4f5a6b"
+    assert result.outs["uuid"] == "3f0b6a52-0c1d-4e5f-8a9b-1c2d3e4f5a6b" and result.outs["status"] == "connected"
     assert result.outs["registered_at"].endswith("Z") and "T" in result.outs["registered_at"]
 
 
@@ -174,7 +176,7 @@ def test_provider_holds_no_client_or_credential():
 
 
 def test_tls_verified_by_default(tmp_path):
-    from components.registration.client import TlsSettings
+    from components.registration.destination import TlsSettings
 
     assert TlsSettings().verify() is True
     assert TlsSettings(ca_bundle=str(tmp_path / "ca.pem")).verify() == str(tmp_path / "ca.pem")

@@ -146,7 +146,7 @@ def test_same_request_through_the_proxy_with_kubeconfig_credentials(credential, 
 
 
 def test_api_server_refusal_says_which_side_refused(tmp_path):
-    from components.registration.client import RegistrationError
+    from components.registration.errors import RegistrationError
 
     with platform_double() as double, api_server_standin(tmp_path) as standin:
         standin.upstreams[("ilm", "core", 8080)] = double.url.removesuffix("/api")
@@ -157,7 +157,7 @@ def test_api_server_refusal_says_which_side_refused(tmp_path):
 
 
 def test_no_ready_endpoints_is_retried(tmp_path):
-    from components.registration.client import RegistrationError
+    from components.registration.errors import RegistrationError
 
     with api_server_standin(tmp_path) as standin:
         with pytest.raises(RegistrationError, match="status 503 after") as caught:

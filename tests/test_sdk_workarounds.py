@@ -16,7 +16,7 @@ from types import ModuleType
 import pulumi
 
 from components.registration import provider_host
-from components.registration.client import RegistrationError
+from components.registration.errors import RegistrationError
 
 
 def host_source() -> str:

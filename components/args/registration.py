@@ -7,17 +7,48 @@ that resource's (``registration.inputs``): one table, read here.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import ssl
+from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, JsonValue, model_validator
+from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
 from ..registration import inputs
 from ..registration.routing import url_problem
+from ..registration.rules import HEADER_RULE, PEM_MARK, UUID_RULE, admin_over_http_problem, header_value_problem, is_uuid
 from .base import Model
-from .fields import DnsLabel, NonEmpty, SecretKeyName, StrInput
+from .fields import DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
 from .kube_schema import bounded
 
 Seconds = Annotated[float, Field(gt=0, le=86400)]
+
+
+def _uuid(value: str) -> str:
+    if not is_uuid(value):
+        raise ValueError(UUID_RULE)
+    return value
+
+
+def header_value(value: Any) -> Any:
+    if isinstance(value, str) and header_value_problem(value):
+        raise ValueError(HEADER_RULE)
+    return str_input(value)
+
+
+def _ca_bundle(value: str) -> str:
+    """PEM text must load as certificates now; a path is read where the registration runs."""
+    if PEM_MARK in value:
+        try:
+            ssl.create_default_context(cadata=value)
+        except (ssl.SSLError, ValueError):
+            raise ValueError("must be PEM certificates (this text does not load as one), or a file's path") from None
+    elif len(value) > 4096 or "\n" in value:
+        raise ValueError("must be PEM certificates, or a file's path")
+    return value
+
+
+Uuid = Annotated[str, AfterValidator(_uuid)]
+HeaderValue = Annotated[Any, AfterValidator(header_value)]
+CaBundle = Annotated[str, AfterValidator(_ca_bundle)]
 
 
 class AttributeArgs(Model):
@@ -54,7 +85,7 @@ class AdminCredentialsArgs(Model):
     client certificate and key (PEM) for mTLS at the platform's gateway, given as values
     (secret config, or Outputs from Python) or as a Secret to read. Always secret in state."""
 
-    bearer_token: StrInput | None = None
+    bearer_token: HeaderValue | None = None
     """An administrator's bearer token."""
     client_certificate: StrInput | None = None
     """An administrator's PEM client certificate."""
@@ -76,9 +107,6 @@ class AdminCredentialsArgs(Model):
         return self
 
 
-PLATFORM_UUID = r"^[A-Za-z0-9][-A-Za-z0-9]{0,63}$"
-
-
 class RegistrationArgs(Model):
     platform_url: StrInput
     """The platform Core's base URL."""
@@ -98,16 +126,20 @@ class RegistrationArgs(Model):
     """The longest wait between attempts."""
     deadline_seconds: Seconds = inputs.default("deadline_seconds")
     """How long registration keeps trying before the update fails."""
-    ca_bundle: str | None = None
-    """PEM certificates to trust for the platform's URL."""
+    ca_bundle: CaBundle | None = None
+    """The certificates to trust for the platform's URL instead of the default (Mozilla's, as
+    certifi ships them): PEM text, or the path of a file of them."""
     insecure_skip_tls_verify: bool = inputs.default("insecure_skip_tls_verify")
     """Skip verifying the platform's certificate (tests only)."""
     route: Literal["auto", "direct", "apiServerProxy"] = "auto"
     """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
-    uuid: Annotated[str, Field(pattern=PLATFORM_UUID)] | None = None
+    uuid: Uuid | None = None
     """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
     admin_credentials: AdminCredentialsArgs | None = None
-    """An administrator, for adopting, approving and de-registering."""
+    """An administrator, for adopting, approving and de-registering (never sent with the register call)."""
+    send_admin_credentials_over_http: bool = inputs.default("send_admin_credentials_over_http")
+    """Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback
+    address: only where the network itself is trusted (a service mesh with mTLS)."""
     approve: bool = inputs.default("approve")
     """Approve the connector after registering it (needs adminCredentials)."""
     deregister_on_destroy: bool = inputs.default("deregister_on_destroy")
@@ -122,6 +154,9 @@ class RegistrationArgs(Model):
             problem = url_problem(self.platform_url)
             if problem:
                 raise ValueError(f"platformUrl {problem}")
+            over_http = admin_over_http_problem(self.platform_url, self.send_admin_credentials_over_http)
+            if over_http and self.admin_credentials is not None:
+                raise ValueError(over_http)
         if self.auth_type != "none" and not self.auth_attributes:
             raise ValueError(f"authAttributes are required when authType is {self.auth_type}")
         return self

@@ -18,6 +18,7 @@ from pydantic.fields import FieldInfo
 from ..args.connector import ConnectorArgs
 from ..args.fields import digest, image_tag, int_or_percent, str_input
 from ..args.proxy import ProxyArgs
+from ..args.registration import header_value
 from . import PACKAGE, VERSION
 from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
 
@@ -32,6 +33,7 @@ PYTHON_ONLY = {"source"}
 VALIDATED_TYPES: dict[Any, dict[str, Any]] = {
     str_input: {"type": "string"},
     image_tag: {"type": "string"},
+    header_value: {"type": "string"},
     digest: {"type": "string"},
     int_or_percent: {"oneOf": [{"type": "integer"}, {"type": "string"}]},
 }

@@ -1,5 +1,8 @@
 """The platform's connector API, as one client: register a connector, and with an
-administrator's credentials read, edit, approve, list and delete connector records."""
+administrator's credentials read, edit, approve, list and delete connector records.
+
+Every uuid an answer carries is checked before anything is built with it, and goes into a
+path only percent-escaped; the register call carries no administrator credentials."""
 
 from __future__ import annotations
 
@@ -9,15 +12,31 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .client import Answer, Destination, Operation, RegistrationError, RetryPolicy, Transport
+from .client import Answer, Operation, RetryPolicy, Transport
+from .destination import Destination
+from .errors import RegistrationError
+from .rules import IdentifierError, checked_uuid, segment
 
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
+UNKNOWN_STATUS = "unknown"
 REGISTER_PATH = "/v2/connector/register"
 DEFAULT_RETRY = RetryPolicy()
+MAX_PAGES = 100
+PAGE_SIZE = 100
+REGISTER_UNANSWERED = (
+    "; an attempt got no answer and may have registered the connector: the next run meets status 409 and adopts "
+    "the record with registration.adminCredentials (or set registration.uuid to its uuid)"
+)
+ANSWERED = "the uuid in the platform's answer"
+REGISTER_ANSWER = "registration failed: the uuid in the platform's answer"
 
 
 class Duplicate(RegistrationError):
     """409 on register: a connector with this name, or with this url and version, exists."""
+
+    def __init__(self, message: str, after_unanswered: bool = False) -> None:
+        super().__init__(message, 409)
+        self.after_unanswered = after_unanswered
 
 
 @dataclass(frozen=True)
@@ -25,6 +44,8 @@ class Registered:
     uuid: str
     status: str
     registered_at: str
+    odd: tuple[str, ...] = ()
+    """Fields of the answer outside the documented shape (the record is kept all the same)."""
 
 
 @dataclass(frozen=True)
@@ -38,16 +59,13 @@ class ConnectorRecord:
     status: str
 
     @staticmethod
-    def of(payload: Any) -> ConnectorRecord:
-        if not isinstance(payload, dict) or not isinstance(payload.get("uuid"), str):
-            raise RegistrationError("the platform answered a connector without a uuid")
-        return ConnectorRecord(
-            payload["uuid"],
-            str(payload.get("name") or ""),
-            str(payload.get("url") or ""),
-            str(payload.get("version") or ""),
-            str(payload.get("status") or "unknown"),
-        )
+    def of(payload: Any, source: str) -> ConnectorRecord:
+        if not isinstance(payload, dict):
+            raise RegistrationError(f"{source.removeprefix('the uuid in ')}: a connector record that is not an object")
+        name, url, version = (value if isinstance(value := payload.get(key), str) else "" for key in ("name", "url", "version"))
+        status = payload.get("status")
+        known = status if status in PLATFORM_STATUSES else UNKNOWN_STATUS
+        return ConnectorRecord(checked_uuid(payload.get("uuid"), source), name, url, version, known)
 
 
 def now_utc() -> str:
@@ -79,82 +97,104 @@ def edit_body(url: str, auth_type: str, auth_attributes: Any, custom_attributes:
     }
 
 
-def _registered(payload: Any, what: str) -> Registered:
+def registered(payload: Any) -> Registered:
+    """The record the register answer describes: kept whenever its uuid is one, odd status or not."""
     uuid = payload.get("uuid") if isinstance(payload, dict) else None
-    if not isinstance(uuid, str) or not uuid.strip():
-        raise RegistrationError(f"{what} failed: the platform answered without a uuid")
+    if uuid is None:
+        raise RegistrationError("registration failed: the platform answered without a uuid")
+    try:
+        checked_uuid(uuid, REGISTER_ANSWER)
+    except IdentifierError as error:
+        raise IdentifierError(
+            f"{error}. The platform may hold a record for this connector now: find its uuid on the platform and set "
+            "registration.uuid to adopt it, or give registration.adminCredentials so that the next run finds it"
+        ) from None
     status = payload.get("status")
-    if status not in PLATFORM_STATUSES:
-        raise RegistrationError(
-            f"{what} failed: the platform answered an unknown status (expected one of {', '.join(PLATFORM_STATUSES)})"
-        )
-    return Registered(uuid=uuid, status=status, registered_at=now_utc())
+    if status in PLATFORM_STATUSES:
+        return Registered(uuid, status, now_utc())
+    return Registered(uuid, UNKNOWN_STATUS, now_utc(), odd=("status",))
 
 
 class PlatformApi:
-    """The connector operations on one destination. ``register`` needs no credentials; every
-    other operation is an administrator's and needs ``destination.admin``."""
+    """The connector operations on one destination. ``register`` goes without the
+    administrator's credentials; every other operation is an administrator's."""
 
     def __init__(
         self,
         destination: Destination,
         retry: RetryPolicy = DEFAULT_RETRY,
-        timeout_seconds: float = 30,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.destination = destination
-        self.transport = Transport(destination, retry, timeout_seconds, sleep)
+        self.retry, self.sleep, self.clock = retry, sleep, clock
 
     @property
     def is_admin(self) -> bool:
         return self.destination.admin is not None
 
-    def _send(self, operation: Operation) -> Answer:
-        return self.transport.send(operation)
-
-    def _admin(self, operation: Operation) -> Answer:
-        if not self.is_admin:
+    def _send(self, operation: Operation, admin: bool = True) -> Answer:
+        if admin and not self.is_admin:
             raise RegistrationError(f"{operation.what} needs administrator credentials")
-        return self._send(operation)
+        destination = self.destination if admin else self.destination.with_admin(None)
+        return Transport(destination, self.retry, self.sleep, self.clock).send(operation)
 
     def register(self, body: dict[str, Any]) -> Registered:
         """POST the registration. A 409 raises ``Duplicate``."""
-        answer = self._send(Operation("POST", REGISTER_PATH, body, passed_through=(409,)))
+        operation = Operation("POST", REGISTER_PATH, body, passed_through=(409,), unanswered=REGISTER_UNANSWERED)
+        answer = self._send(operation, admin=False)
         if answer.status == 409:
-            raise Duplicate("registration failed with status 409", 409)
-        return _registered(answer.payload, "registration")
+            raise Duplicate("registration failed with status 409", answer.after_unanswered)
+        return registered(answer.payload)
 
     def get(self, uuid: str) -> ConnectorRecord | None:
         """The record, or None when the platform has no connector with that uuid (404)."""
-        answer = self._admin(Operation("GET", f"/v2/connectors/{uuid}", what="reading the connector", passed_through=(404,)))
-        return None if answer.status == 404 else ConnectorRecord.of(answer.payload)
+        path = f"/v2/connectors/{segment(uuid)}"
+        answer = self._send(Operation("GET", path, what="reading the connector", passed_through=(404,)))
+        return None if answer.status == 404 else ConnectorRecord.of(answer.payload, f"{ANSWERED} to reading it")
 
     def edit(self, uuid: str, body: dict[str, Any]) -> ConnectorRecord | None:
         """editConnectorV2: url, authType, authAttributes, customAttributes; None on 404."""
-        operation = Operation("PUT", f"/v2/connectors/{uuid}", body, what="updating the connector", passed_through=(404,))
-        answer = self._admin(operation)
-        return None if answer.status == 404 else ConnectorRecord.of(answer.payload)
+        operation = Operation(
+            "PUT", f"/v2/connectors/{segment(uuid)}", body, what="updating the connector", passed_through=(404,)
+        )
+        answer = self._send(operation)
+        return None if answer.status == 404 else ConnectorRecord.of(answer.payload, f"{ANSWERED} to updating it")
 
     def approve(self, uuid: str) -> None:
-        self._admin(Operation("PATCH", f"/v2/connectors/{uuid}/approve", what="approving the connector", ok=(200, 204)))
+        path = f"/v2/connectors/{segment(uuid)}/approve"
+        self._send(Operation("PATCH", path, what="approving the connector", ok=(200, 204)))
 
     def delete(self, uuid: str) -> bool:
         """True when deleted, False when it was already gone (404)."""
-        operation = Operation(
-            "DELETE", f"/v2/connectors/{uuid}", what="de-registering the connector", ok=(200, 204), passed_through=(404,)
-        )
-        return self._admin(operation).status != 404
+        path = f"/v2/connectors/{segment(uuid)}"
+        operation = Operation("DELETE", path, what="de-registering the connector", ok=(200, 204), passed_through=(404,))
+        return self._send(operation).status != 404
 
-    def find(self, predicate: Callable[[ConnectorRecord], bool], page_size: int = 100) -> list[ConnectorRecord]:
-        """Every record that matches, reading listConnectorsV2 page by page."""
-        found: list[ConnectorRecord] = []
-        page = 1
-        while True:
-            body = {"pageNumber": page, "itemsPerPage": page_size, "filters": []}
-            answer = self._admin(Operation("POST", "/v2/connectors/list", body, what="listing connectors"))
-            payload = answer.payload if isinstance(answer.payload, dict) else {}
-            items = payload.get("items") or []
-            found += [r for r in map(ConnectorRecord.of, items) if predicate(r)]
-            if page >= int(payload.get("totalPages") or 1) or not items:
-                return found
-            page += 1
+    def find(self, predicate: Callable[[ConnectorRecord], bool]) -> list[ConnectorRecord]:
+        """Every record that matches, reading listConnectorsV2 page by page: until the last
+        page, a page that adds no record not seen before, or ``MAX_PAGES``."""
+        found: dict[str, ConnectorRecord] = {}
+        seen: set[str] = set()
+        for page in range(1, MAX_PAGES + 1):
+            body = {"pageNumber": page, "itemsPerPage": PAGE_SIZE, "filters": []}
+            payload = self._send(Operation("POST", "/v2/connectors/list", body, what="listing connectors")).payload
+            items, pages = _page(payload)
+            records = [ConnectorRecord.of(item, "a uuid in the platform's list answer") for item in items]
+            new = [r for r in records if r.uuid not in seen]
+            seen.update(r.uuid for r in records)
+            found.update((r.uuid, r) for r in new if predicate(r))
+            if page >= pages or not new:
+                return list(found.values())
+        raise RegistrationError(f"listing connectors stopped after {MAX_PAGES} pages without reaching the last")
+
+
+def _page(payload: Any) -> tuple[list[Any], int]:
+    """A list answer's items and page count; an answer of another shape is refused."""
+    if not isinstance(payload, dict):
+        raise RegistrationError("listing connectors failed: the platform's answer was not a page of connectors")
+    items, pages = payload.get("items") or [], payload.get("totalPages")
+    pages = 1 if pages is None else pages
+    if not isinstance(items, list) or isinstance(pages, bool) or not isinstance(pages, int) or pages < 0:
+        raise RegistrationError("listing connectors failed: the platform's answer was not a page of connectors")
+    return items, pages

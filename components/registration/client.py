@@ -1,55 +1,36 @@
-"""The HTTP transport to the platform's Core: where requests go, with which TLS settings and
-credentials, and how a failed attempt is retried.
+"""The HTTP transport to the platform's Core: an operation sent to a destination, its answer
+read within bounds, failed attempts retried, all within one deadline.
 
-Nothing the platform sends back on failure is read, and no URL, host, credential or exception
-text reaches a message: the body of a refusal can echo request and identity material.
+Retry rules: 5xx, 429 and transport failures are retried on the policy's schedule (waiting a
+``Retry-After`` instead when the platform sends one and it fits in the deadline); other 4xx, a
+TLS handshake that fails verification and anything wrong on this side fail at once. One
+deadline bounds the whole operation: connecting, TLS, sending, every byte of every answer,
+and every wait. Nothing the platform sends on failure is read into a message.
 """
 
 from __future__ import annotations
 
 import os
-import ssl
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
 from typing import Any
 
+import httpcore
 import httpx
 
-from .cluster_access import ApiServerAccess
-from .routing import in_cluster_target
+from .answers import ACCEPTED_ENCODINGS, BadAnswer, parse_json, read_body
+from .deadline import Deadline, DeadlineTransport, Expired, TlsFailure
+from .destination import Destination, tls_context
+from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
+from .rules import HEADER_RULE, header_value_problem
 
-TRANSPORT_FAILURE = "the platform could not be reached"
 PROXY_ADMIN_REFUSED = "administrator calls cannot go through the API server's proxy: it forwards no credentials to the platform"
-
-
-class RegistrationError(Exception):
-    """A failed call to the platform; its message holds a status code or a fixed phrase only."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(frozen=True)
-class AdminCredentials:
-    """An administrator of the platform: a bearer JWT, or a client certificate and key (PEM)
-    presented in TLS to the platform's gateway. Never stored on a client, never printed."""
-
-    bearer_token: str | None = None
-    client_certificate: str | None = None
-    client_key: str | None = None
-
-    def __repr__(self) -> str:
-        return "AdminCredentials(<hidden>)"
-
-    @staticmethod
-    def from_props(value: Any) -> AdminCredentials | None:
-        if not isinstance(value, dict) or not any(value.get(k) for k in ("bearerToken", "clientCertificate")):
-            return None
-        return AdminCredentials(value.get("bearerToken"), value.get("clientCertificate"), value.get("clientKey"))
+ATTEMPT_TIMEOUT = 30.0
+"""The longest one connect, send or read may wait, within the deadline."""
 
 
 @dataclass(frozen=True)
@@ -72,76 +53,6 @@ class RetryPolicy:
 
 
 @dataclass(frozen=True)
-class TlsSettings:
-    ca_bundle: str | None = None
-    insecure_skip_verify: bool = False
-
-    def verify(self) -> bool | str:
-        if self.insecure_skip_verify:
-            return False
-        return self.ca_bundle or True
-
-
-@dataclass(frozen=True)
-class Destination:
-    """Where the requests go and with what transport settings; built per call, never stored.
-
-    ``base`` is the platform URL (``.../api``) or its path through the API server's proxy;
-    each operation's path is joined to it."""
-
-    base: str
-    verify: bool | str = True
-    headers: tuple[tuple[str, str], ...] = ()
-    cert: tuple[str, str] | None = None
-    refusal_suffix: str = ""
-    """Added to a 401/403 message to say which side refused."""
-    admin: AdminCredentials | None = None
-
-    def at(self, path: str) -> str:
-        """Join, never rewrite: a trailing slash is tolerated and a missing /api is not added."""
-        return self.base.rstrip("/") + path
-
-    def with_admin(self, admin: AdminCredentials | None) -> Destination:
-        return replace(self, admin=admin)
-
-    @property
-    def through_proxy(self) -> bool:
-        return bool(self.refusal_suffix)
-
-
-def tls_context(verify: bool | str, cert: tuple[str, str] | None) -> ssl.SSLContext | bool:
-    """What httpx takes as ``verify``: a context with the CA bundle and client certificate."""
-    if verify is True and cert is None:
-        return True
-    context = ssl.create_default_context(cafile=verify if isinstance(verify, str) else None)
-    if verify is False:
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-    if cert is not None:
-        context.load_cert_chain(*cert)
-    return context
-
-
-def direct(platform_url: str, tls: TlsSettings = TlsSettings()) -> Destination:
-    return Destination(platform_url.rstrip("/"), verify=tls.verify())
-
-
-def through_api_server(platform_url: str, access: ApiServerAccess) -> Destination:
-    """The same requests through the API server's service proxy to the platform's Service."""
-    target = in_cluster_target(platform_url)
-    if target is None:
-        raise RegistrationError("registration failed: platformUrl is not an in-cluster Service address")
-    headers = (("Authorization", access.authorization),) if access.authorization else ()
-    return Destination(
-        access.host + target.proxy_path().rstrip("/"),
-        verify=access.verify,
-        headers=headers,
-        cert=access.client_cert,
-        refusal_suffix=" from the Kubernetes API server",
-    )
-
-
-@dataclass(frozen=True)
 class Operation:
     """One call of the platform's API, and which answers it takes."""
 
@@ -153,98 +64,144 @@ class Operation:
     ok: tuple[int, ...] = (200,)
     passed_through: tuple[int, ...] = ()
     """Statuses returned to the caller, who decides (say 404 or 409); others fail with the status alone."""
+    unanswered: str = ""
+    """Added to the message when an attempt got no complete answer (what the platform may hold now)."""
 
 
 @dataclass(frozen=True)
 class Answer:
     status: int
     payload: Any
+    after_unanswered: bool = False
+    """An earlier attempt got no complete answer: the platform may have acted on it."""
 
 
 class _Retryable(Exception):
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, reason: str, retry_after: float | None = None, unanswered: bool = False) -> None:
+        self.reason, self.retry_after, self.unanswered = reason, retry_after, unanswered
+
+
+def retry_after(value: str | None, now: float) -> float | None:
+    """Seconds a ``Retry-After`` asks for (delay-seconds or an HTTP date), None when absent or unreadable."""
+    if not value or len(value) > 64:
+        return None
+    if value.strip().isdigit():
+        return float(value.strip())
+    try:
+        return max(parsedate_to_datetime(value).timestamp() - now, 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _headers(destination: Destination) -> dict[str, str]:
+    """The destination's headers and the administrator's bearer token, each checked before use:
+    a value no header can carry fails now, naming its source, never the value."""
+    headers = dict(destination.headers)
+    if any(header_value_problem(v.removeprefix("Bearer ")) for _, v in destination.headers):
+        raise RegistrationError(f"the kubeconfig's credentials for the API server {HEADER_RULE}")
+    admin = destination.admin
+    if admin is not None and admin.bearer_token:
+        if header_value_problem(admin.bearer_token):
+            raise RegistrationError(f"registration.adminCredentials.bearerToken {HEADER_RULE}")
+        headers["Authorization"] = f"Bearer {admin.bearer_token}"
+    return {**headers, "Accept-Encoding": ACCEPTED_ENCODINGS}
 
 
 @contextmanager
-def _client(destination: Destination, timeout_seconds: float) -> Iterator[httpx.Client]:
+def _client(destination: Destination, deadline: Deadline) -> Iterator[httpx.Client]:
     """A client with the destination's TLS and headers, plus the administrator's credentials
     when given: a bearer header, or the client certificate written for the call's lifetime
     only to a private temporary folder (the TLS library reads it from a file)."""
-    headers = dict(destination.headers)
-    cert = destination.cert
     admin = destination.admin
+    if admin is not None and (admin.bearer_token or admin.client_certificate) and destination.through_proxy:
+        raise RegistrationError(PROXY_ADMIN_REFUSED)
+    headers, cert = _headers(destination), destination.cert
     with tempfile.TemporaryDirectory(prefix="platform-admin-") as folder:
-        if admin is not None and (admin.bearer_token or admin.client_certificate) and destination.through_proxy:
-            raise RegistrationError(PROXY_ADMIN_REFUSED)
-        if admin is not None and admin.bearer_token:
-            headers["Authorization"] = f"Bearer {admin.bearer_token}"
-        elif admin is not None and admin.client_certificate and admin.client_key:
+        if admin is not None and not admin.bearer_token and admin.client_certificate and admin.client_key:
             cert = (os.path.join(folder, "admin.crt"), os.path.join(folder, "admin.key"))
             for path, text in zip(cert, (admin.client_certificate, admin.client_key), strict=True):
                 descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                 with os.fdopen(descriptor, "w") as handle:
                     handle.write(text)
+        transport = DeadlineTransport(deadline, tls_context(destination.verify, cert), destination.base)
         with httpx.Client(
-            verify=tls_context(destination.verify, cert),
-            headers=headers,
-            timeout=timeout_seconds,
-            follow_redirects=False,
+            transport=transport, headers=headers, timeout=ATTEMPT_TIMEOUT, follow_redirects=False, trust_env=False
         ) as client:
             yield client
 
 
-@dataclass(frozen=True)
+@dataclass
 class Transport:
-    """Sends operations to one destination: 5xx and transport failures retried on the policy's
-    schedule until its deadline, 4xx failing at once."""
+    """Sends operations to one destination within the policy's deadline (see the module)."""
 
     destination: Destination
-    retry: RetryPolicy = RetryPolicy()
-    timeout_seconds: float = 30
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
     sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
 
     def send(self, operation: Operation) -> Answer:
-        delays = self.retry.delays()
-        attempts = 0
-        with _client(self.destination, self.timeout_seconds) as client:
+        deadline = Deadline(self.retry.deadline_seconds, self.clock)
+        delays = iter(self.retry.delays())
+        attempts, unanswered, last = 0, False, None
+        with _client(self.destination, deadline) as client:
             while True:
                 attempts += 1
                 try:
-                    return self._attempt(client, operation)
+                    answer = self._attempt(client, operation)
+                    return Answer(answer.status, answer.payload, unanswered)
+                except Expired as expired:
+                    unanswered |= expired.sent
+                    if last is not None and not expired.sent:  # no time left for another attempt
+                        raise self._gave_up(operation, last, attempts - 1, unanswered) from None
+                    raise RegistrationError(self._no_answer(operation, unanswered)) from None
                 except _Retryable as failure:
-                    if attempts > len(delays):
-                        raise self._gave_up(operation, failure.reason, attempts) from None
+                    last = failure
+                    unanswered |= failure.unanswered
+                    wait = next(delays, None)
+                    wait = failure.retry_after if failure.retry_after is not None and wait is not None else wait
+                    if wait is None or wait > deadline.remaining():
+                        raise self._gave_up(operation, failure, attempts, unanswered) from None
                     try:
-                        self.sleep(delays[attempts - 1])
+                        self.sleep(wait)
                     except KeyboardInterrupt:
                         raise RegistrationError(f"{operation.what} cancelled while waiting to retry") from None
 
-    def _gave_up(self, operation: Operation, reason: str, attempts: int) -> RegistrationError:
+    def _no_answer(self, operation: Operation, unanswered: bool) -> str:
+        hint = operation.unanswered if unanswered else ""
+        return f"{operation.what} failed: no complete answer within {self.retry.deadline_seconds:g} s{hint}"
+
+    def _gave_up(self, operation: Operation, failure: _Retryable, attempts: int, unanswered: bool) -> RegistrationError:
+        reason = failure.reason
         detail = f"with {reason}" if reason.startswith("status") else f"({reason})"
-        return RegistrationError(
-            f"{operation.what} failed {detail} after {attempts} attempts within the {self.retry.deadline_seconds:g} s deadline"
-        )
+        hint = operation.unanswered if unanswered else ""
+        within = f"within the {self.retry.deadline_seconds:g} s deadline"
+        return RegistrationError(f"{operation.what} failed {detail} after {attempts} attempts {within}{hint}")
 
     def _attempt(self, client: httpx.Client, operation: Operation) -> Answer:
         what = operation.what
         try:
-            with client.stream(operation.method, self.destination.at(operation.path), json=operation.body) as response:
-                status = response.status_code
-                if status >= 500:
-                    raise _Retryable(f"status {status}")
-                if status in operation.passed_through:
-                    return Answer(status, None)
-                if status in (401, 403):
-                    raise RegistrationError(f"{what} failed with status {status}{self.destination.refusal_suffix}", status)
-                if status not in operation.ok:
-                    raise RegistrationError(f"{what} failed with status {status}", status)
-                response.read()
-                if not response.content:
-                    return Answer(status, None)
-                try:
-                    return Answer(status, response.json())
-                except ValueError:
-                    raise RegistrationError(f"{what} failed: the platform's answer was not JSON") from None
-        except httpx.TransportError:
-            raise _Retryable(TRANSPORT_FAILURE) from None
+            url = self.destination.at(operation.path)
+            with client.stream(operation.method, url, json=operation.body) as response:
+                return self._answer(response, operation)
+        except BadAnswer as problem:
+            raise RegistrationError(f"{what} failed: {problem}") from None
+        except TlsFailure:
+            raise RegistrationError(f"{what} failed: {TLS_FAILURE}") from None
+        except (httpcore.LocalProtocolError, httpx.InvalidURL, UnicodeError):
+            raise RegistrationError(f"{what} failed: the request could not be sent (a header or the URL is not valid)") from None
+        except (httpcore.TimeoutException, httpcore.NetworkError, httpcore.ProtocolError, httpx.TransportError) as error:
+            sent = not isinstance(error, (httpcore.ConnectError, httpcore.ConnectTimeout, httpx.ConnectError))
+            raise _Retryable(TRANSPORT_FAILURE, unanswered=sent) from None
+
+    def _answer(self, response: httpx.Response, operation: Operation) -> Answer:
+        status, what = response.status_code, operation.what
+        if status >= 500 or status == 429:
+            raise _Retryable(f"status {status}", retry_after(response.headers.get("retry-after"), time.time()))
+        if status in operation.passed_through:
+            return Answer(status, None)
+        if status in (401, 403):
+            raise RegistrationError(f"{what} failed with status {status}{self.destination.refusal_suffix}", status)
+        if status not in operation.ok:
+            raise RegistrationError(f"{what} failed with status {status}", status)
+        body = read_body(response.iter_raw(), response.headers.get("content-encoding", ""))
+        return Answer(status, parse_json(body))

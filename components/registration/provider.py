@@ -8,7 +8,8 @@ it, and ``refresh`` reads it (a record deleted on the platform leaves the state,
 and nothing else.
 
 The provider instance holds no client or credential (it is pickled into state): each method
-builds what it needs from the resource's properties.
+builds what it needs from the resource's properties, checked first (``inputs.problems``): they
+also come from other languages and from old state.
 """
 
 from __future__ import annotations
@@ -16,21 +17,51 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from pulumi.dynamic import ConfigureRequest, CreateResult, DiffResult, ReadResult, ResourceProvider, UpdateResult
+from pulumi.dynamic import (
+    CheckFailure,
+    CheckResult,
+    ConfigureRequest,
+    CreateResult,
+    DiffResult,
+    ReadResult,
+    ResourceProvider,
+    UpdateResult,
+)
 
 from . import inputs, provider_host
 from .api import Duplicate, PlatformApi, edit_body, now_utc, request_body
-from .client import AdminCredentials, Destination, RegistrationError, RetryPolicy, TlsSettings, direct, through_api_server
+from .client import RetryPolicy
 from .cluster_access import NoClusterCredentials, load_access
+from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
+from .errors import RegistrationError
+from .rules import admin_over_http_problem, checked_uuid
 
 PLATFORM_FIELDS = tuple(i.name for i in inputs.TABLE if i.platform)
 IDENTITY_FIELDS = tuple(i.name for i in inputs.TABLE if i.identity)
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
+STATE = "the uuid in the stack's state"
 
 
 def _warn(message: str) -> None:
     """A line the engine shows with the run's diagnostics (a dynamic provider's stderr)."""
     print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+def label(props: dict[str, Any]) -> str:
+    """How messages name the connector: the component's label, never the registration's name."""
+    return str(props.get("connector_label") or "the connector")
+
+
+def checked(props: dict[str, Any]) -> dict[str, Any]:
+    """The properties, once every input is what the table says; else one error naming them."""
+    found = inputs.problems(props)
+    if not found:
+        over_http = admin_over_http_problem(str(props["platform_url"]), bool(props.get("send_admin_credentials_over_http")))
+        found = [("adminCredentials", over_http)] if over_http and props.get("admin_credentials") else []
+    if found:
+        listed = "; ".join(f"{name} {problem}" for name, problem in found)
+        raise RegistrationError(f"registration of {label(props)} cannot work: {listed}")
+    return props
 
 
 def destination(props: dict[str, Any]) -> Destination:
@@ -41,21 +72,14 @@ def destination(props: dict[str, Any]) -> Destination:
             raise RegistrationError(str(error)) from None
         target = through_api_server(props["platform_url"], access)
     else:
-        tls = TlsSettings(props.get("ca_bundle"), bool(props.get("insecure_skip_tls_verify")))
+        tls = TlsSettings(props.get("ca_bundle"), props.get("insecure_skip_tls_verify") is True)
         target = direct(props["platform_url"], tls)
     return target.with_admin(AdminCredentials.from_props(props.get("admin_credentials")))
 
 
-def retry_policy(props: dict[str, Any]) -> RetryPolicy:
-    return RetryPolicy(
-        float(inputs.value(props, "retry_initial_seconds")),
-        float(inputs.value(props, "retry_max_seconds")),
-        float(inputs.value(props, "deadline_seconds")),
-    )
-
-
 def platform_api(props: dict[str, Any]) -> PlatformApi:
-    return PlatformApi(destination(props), retry_policy(props))
+    schedule = ("retry_initial_seconds", "retry_max_seconds", "deadline_seconds")
+    return PlatformApi(destination(checked(props)), RetryPolicy(*(float(inputs.value(props, k)) for k in schedule)))
 
 
 class RegistrationProvider(ResourceProvider):
@@ -63,14 +87,19 @@ class RegistrationProvider(ResourceProvider):
         """Called by the dynamic-provider host once it has loaded this provider."""
         provider_host.adapt()
 
+    def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
+        """Inputs that cannot work fail at preview, before anything is sent."""
+        failures = [CheckFailure(name, problem) for name, problem in inputs.problems(news, provider_host.UNKNOWN)]
+        return CheckResult(news, failures)
+
     def create(self, props: dict[str, Any]) -> CreateResult:
         api = platform_api(props)
         adopt = props.get("adopt_uuid")
         if adopt:
-            uuid, status = adopt, self._adopted_status(api, adopt)
+            uuid, status = checked_uuid(adopt, "registration.uuid (config)"), self._adopted_status(api, adopt)
         else:
             uuid, status = self._register(api, props)
-        if props.get("approve") and api.is_admin and status == "waitingForApproval":
+        if props.get("approve") is True and api.is_admin and status == "waitingForApproval":
             api.approve(uuid)
             status = "connected"
         outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
@@ -91,15 +120,25 @@ class RegistrationProvider(ResourceProvider):
         body = request_body(props["name"], version, props["url"], props["auth_type"], *attributes)
         try:
             registered = api.register(body)
-        except Duplicate:
+        except Duplicate as duplicate:
             if not api.is_admin:
-                raise RegistrationError(
-                    "registration failed with status 409: the platform already has a connector with this name, or with "
-                    "this url and version. Adopt it: set registration.uuid to its uuid, or give registration."
-                    "adminCredentials so that it is found and adopted"
-                ) from None
+                raise RegistrationError(self._duplicate_message(duplicate.after_unanswered)) from None
             return self._adopt_duplicate(api, props["name"], props["url"], version)
+        if registered.odd:
+            _warn(f"registration of {label(props)}: the platform answered a {', '.join(registered.odd)} outside the API's; kept")
         return registered.uuid, registered.status
+
+    @staticmethod
+    def _duplicate_message(after_unanswered: bool) -> str:
+        first = (
+            "an earlier attempt of this run got no answer and may have registered it. "
+            if after_unanswered
+            else "the platform already has a connector with this name, or with this url and version. "
+        )
+        return (
+            f"registration failed with status 409: {first}Adopt it: set registration.uuid to its uuid, or give "
+            "registration.adminCredentials so that it is found and adopted"
+        )
 
     @staticmethod
     def _adopt_duplicate(api: PlatformApi, name: str, url: str, version: str) -> tuple[str, str]:
@@ -123,19 +162,19 @@ class RegistrationProvider(ResourceProvider):
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         """An update (never a replacement) when any input changed; a change the platform must
         know is sent on update with admin credentials, else announced as kept on the platform."""
-        changed = [key for key in inputs.NAMES if olds.get(key) != news.get(key)]
+        changed = [key for key in inputs.COMPARED if inputs.value(olds, key) != inputs.value(news, key)]
         adopt = news.get("adopt_uuid")
         replaces = ["adopt_uuid"] if adopt and adopt != _id else []
         platform = inputs.camel_names([k for k in (*PLATFORM_FIELDS, *IDENTITY_FIELDS) if k in changed])
         identity = inputs.camel_names([k for k in IDENTITY_FIELDS if k in changed])
         if platform and not replaces and not news.get("admin_credentials"):
             _warn(
-                f"registration {news.get('name')!r}: {', '.join(platform)} changed; the platform keeps the old values "
+                f"registration of {label(news)}: {', '.join(platform)} changed; the platform keeps the old values "
                 f"(no adminCredentials to edit the record). {REPLACE_HINT}"
             )
         elif platform and not replaces and identity:
             _warn(
-                f"registration {news.get('name')!r}: the platform cannot rename a connector or change its version in "
+                f"registration of {label(news)}: the platform cannot rename a connector or change its version in "
                 f"place; it keeps the old name and version. {REPLACE_HINT}"
             )
         return DiffResult(
@@ -148,28 +187,29 @@ class RegistrationProvider(ResourceProvider):
         status = olds.get("status")
         api = platform_api(news)
         if api.is_admin:
+            uuid = checked_uuid(_id, STATE)
             if any(olds.get(k) != news.get(k) for k in PLATFORM_FIELDS):
                 body = edit_body(news["url"], news["auth_type"], news.get("auth_attributes"), news.get("custom_attributes"))
-                record = api.edit(_id, body)
+                record = api.edit(uuid, body)
                 if record is None:
                     raise RegistrationError(
-                        f"updating the connector failed with status 404: uuid {_id} is no longer on the platform; "
+                        f"updating the connector failed with status 404: uuid {uuid} is no longer on the platform; "
                         "refresh to forget it, then up registers it again"
                     )
                 status = record.status
-            if news.get("approve") and status == "waitingForApproval":
-                api.approve(_id)
+            if news.get("approve") is True and status == "waitingForApproval":
+                api.approve(uuid)
                 status = "connected"
         return UpdateResult(outs={**news, "uuid": _id, "status": status, "registered_at": olds.get("registered_at")})
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
         """De-registers only when asked (``deregisterOnDestroy``) and able (admin credentials);
         a record already gone counts as done. Otherwise, like the operator, leaves it."""
-        if not props.get("deregister_on_destroy"):
+        if props.get("deregister_on_destroy") is not True:
             return
         api = platform_api(props)
         if api.is_admin:
-            api.delete(_id)
+            api.delete(checked_uuid(_id, STATE))
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         """Refresh: with admin credentials, the platform's status; a record gone from the
@@ -177,7 +217,7 @@ class RegistrationProvider(ResourceProvider):
         api = platform_api(props)
         if not api.is_admin:
             return ReadResult(id_=id_, outs=props)
-        record = api.get(id_)
+        record = api.get(checked_uuid(id_, STATE))
         if record is None:
             return ReadResult(id_="", outs={})
         return ReadResult(id_=id_, outs={**props, "status": record.status})

@@ -1,7 +1,7 @@
 """Workarounds for the SDK's dynamic-provider host (``python -m pulumi.dynamic``), the process
 the engine starts to run the registrations. Nothing here touches any other process.
 
-Both use private parts of that host module (pulumi 3.x, ``pulumi/dynamic/__main__.py``), so
+They use private parts of that host module (pulumi 3.x, ``pulumi/dynamic/__main__.py``), so
 ``tests/test_sdk_workarounds.py`` checks that those parts are still there: it fails when an
 SDK upgrade changes them, instead of the workaround silently doing nothing.
 
@@ -9,6 +9,8 @@ SDK upgrade changes them, instead of the workaround silently doing nothing.
   so at most 4 registrations were in flight however wide the engine's ``--parallel`` (each
   waits on the platform's answer: 50 connectors against a platform answering in 1 s took 16 s).
   The pool starts a thread per call as calls arrive, up to its ``_max_workers``: raised here.
+- **Unknowns.** At preview the host hands ``check`` the values not known yet as a placeholder
+  string (``pulumi.runtime.rpc.UNKNOWN``); the input checks skip it.
 - **Tracebacks.** A provider error reaches the engine as ``traceback.format_exc()``. For a
   ``RegistrationError`` (a status, a uuid, what to do) the message alone is sent, as the engine
   prints a program's errors; any other exception keeps its traceback: that is a bug to report.
@@ -20,6 +22,9 @@ import sys
 from types import ModuleType
 from typing import Any
 
+from pulumi.runtime import rpc
+
+UNKNOWN: str = rpc.UNKNOWN  # type: ignore[attr-defined]
 HOST_MODULE = "pulumi.dynamic.__main__"
 WORKERS = 32
 
@@ -55,7 +60,7 @@ class _MessagesForPlatformErrors:
         return getattr(self._original, name)
 
     def format_exc(self, *args: Any, **kwargs: Any) -> str:
-        from .client import RegistrationError
+        from .errors import RegistrationError
 
         error = sys.exc_info()[1]
         if isinstance(error, RegistrationError):

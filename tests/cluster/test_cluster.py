@@ -23,8 +23,8 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from components.registration.client import through_api_server, tls_context
 from components.registration.cluster_access import load_access
+from components.registration.destination import through_api_server, tls_context
 
 from ..conftest import SAMPLE_STACKS, stack_connectors
 from ..engine.conftest import changes
@@ -331,6 +331,7 @@ def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp
             log.unlink()
             refused = copy.deepcopy(connectors)
             refused[0]["spec"]["registration"]["adminCredentials"] = {"bearerToken": ADMIN_JWT}
+            refused[0]["spec"]["registration"]["sendAdminCredentialsOverHttp"] = True  # the mesh case: the route is refused
             stack = make_stack(refused, name="cluster-route-admin", kubeconfig=str(cluster.client_cert_kubeconfig))
             with pytest.raises(auto.CommandError):
                 stack.preview()

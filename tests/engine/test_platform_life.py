@@ -131,6 +131,7 @@ def test_a_change_without_admin_credentials_warns_and_keeps_the_platform(make_st
         operation()
         warned = [line for line in stack.output if "the platform keeps the old values" in line]
         assert warned and "--replace" in "\n".join(stack.output), stack.output
+        assert all("connectors[0] (x509)" in line and config["spec"]["registration"]["name"] not in line for line in warned)
     assert double.records[uuid].url == URL and counts(double) == {"register": 1}
 
 

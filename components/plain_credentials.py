@@ -1,0 +1,42 @@
+"""Credentials given as plain stack config: named once per run, with the command that makes
+each secret. Plain config is kept in clear in the stack's state too (the engine records the
+project's config as the inputs of the registrations' provider), so the warning says so."""
+
+from __future__ import annotations
+
+import pulumi
+
+from .args.connector import ConnectorEntry
+
+PLAIN_CREDENTIAL = (
+    "{path} is a credential in plain stack config, and plain config is also copied in clear into the stack's "
+    "state (as the inputs of the registrations' provider). Make it secret: pulumi config set --path --secret '{path}' <value>"
+)
+
+
+def credential_paths(entries: list[ConnectorEntry]) -> list[str]:
+    """Where the connectors' config holds a credential: attribute contents, admin credentials."""
+    paths = []
+    for index, entry in enumerate(entries):
+        reg = entry.spec.registration
+        if reg is None:
+            continue
+        base = f"connectors[{index}].spec.registration"
+        attributes = enumerate(reg.auth_attributes)
+        paths += [f"{base}.authAttributes[{i}].content" for i, a in attributes if a.content not in (None, "")]
+        given = reg.admin_credentials
+        if given is not None:
+            values = (given.bearer_token, given.client_certificate, given.client_key)
+            keys = ("bearerToken", "clientCertificate", "clientKey")
+            paths += [f"{base}.adminCredentials.{key}" for key, value in zip(keys, values, strict=True) if value is not None]
+    return paths
+
+
+def warn_of_plain_credentials(entries: list[ConnectorEntry], config: pulumi.Config) -> None:
+    """Once per run, each credential given as plain (not secret) stack config, by its path."""
+    paths = [] if pulumi.runtime.is_config_secret("connectors:connectors") else credential_paths(entries)
+    kubeconfig = config.get("kubeconfig") or ""
+    if "\n" in kubeconfig and not pulumi.runtime.is_config_secret("connectors:kubeconfig"):
+        paths.append("kubeconfig")
+    for path in paths:
+        pulumi.log.warn(PLAIN_CREDENTIAL.format(path=path))

@@ -1,0 +1,163 @@
+"""One deadline for a whole operation, down to the socket: an httpx transport whose every
+connect, TLS handshake, write and read waits at most until the deadline.
+
+httpx's timeouts apply to each socket operation alone, so an answer that trickles a byte a
+second, or headers that never end, would keep a run reading for as long as the platform likes.
+Here the network backend under the connection pool bounds each operation by the time left, and
+raises ``Expired`` once none is; a TLS handshake refused by verification raises ``TlsFailure``.
+Both are this module's own exceptions, so nothing in httpx or httpcore turns them into others.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+import urllib.request
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import httpcore
+import httpx
+
+
+class Expired(Exception):
+    """The operation's deadline passed; ``sent`` once the request (or some of it) went out."""
+
+    def __init__(self, sent: bool = True) -> None:
+        super().__init__()
+        self.sent = sent
+
+
+class TlsFailure(Exception):
+    """The platform's certificate (or ours) was refused in the TLS handshake."""
+
+
+class Deadline:
+    def __init__(self, seconds: float, clock: Any = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.at = clock() + seconds
+
+    def remaining(self) -> float:
+        return self.at - self.clock()
+
+    def bound(self, timeout: float | None, sent: bool = True) -> float:
+        """``timeout`` cut to the time left; ``Expired`` when none is."""
+        left = self.remaining()
+        if left <= 0:
+            raise Expired(sent)
+        return left if timeout is None else min(timeout, left)
+
+
+class _Stream(httpcore.NetworkStream):
+    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline) -> None:
+        self._stream, self._deadline = stream, deadline
+
+    def _expired_instead(self, error: Exception, sent: bool = True) -> Exception:
+        return Expired(sent) if self._deadline.remaining() <= 0 else error
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        try:
+            return self._stream.read(max_bytes, self._deadline.bound(timeout))
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error) from None
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        try:
+            self._stream.write(buffer, self._deadline.bound(timeout))
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error) from None
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        try:
+            bound = self._deadline.bound(timeout, sent=False)
+            return _Stream(self._stream.start_tls(ssl_context, server_hostname, bound), self._deadline)
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error, sent=False) from None
+        except httpcore.ConnectError as error:
+            if isinstance(error.__cause__, ssl.SSLError):
+                raise TlsFailure from None
+            raise
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _Backend(httpcore.NetworkBackend):
+    def __init__(self, deadline: Deadline) -> None:
+        self._backend, self._deadline = httpcore.SyncBackend(), deadline
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        try:
+            bound = self._deadline.bound(timeout, sent=False)
+            stream = self._backend.connect_tcp(host, port, bound, local_address, socket_options)
+        except httpcore.TimeoutException:
+            if self._deadline.remaining() <= 0:
+                raise Expired(sent=False) from None
+            raise
+        return _Stream(stream, self._deadline)
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class _Body(httpx.SyncByteStream):
+    def __init__(self, response: httpcore.Response) -> None:
+        self._response = response
+
+    def __iter__(self) -> Iterator[bytes]:
+        stream = self._response.stream
+        assert isinstance(stream, Iterable)  # a sync pool's responses stream synchronously
+        yield from stream
+
+    def close(self) -> None:
+        self._response.close()
+
+
+class DeadlineTransport(httpx.BaseTransport):
+    """httpx's transport, on a pool whose sockets keep ``deadline``; the proxy settings of the
+    environment (``HTTPS_PROXY``, ``NO_PROXY``...) are honoured as httpx honours them."""
+
+    def __init__(self, deadline: Deadline, ssl_context: ssl.SSLContext, url: str) -> None:
+        backend = _Backend(deadline)
+        proxy = _proxy_for(url)
+        self._pool: httpcore.ConnectionPool
+        if proxy is None:
+            self._pool = httpcore.ConnectionPool(ssl_context=ssl_context, network_backend=backend)
+        else:
+            self._pool = httpcore.HTTPProxy(proxy_url=proxy, ssl_context=ssl_context, network_backend=backend)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
+            headers=request.headers.raw,
+            content=request.stream,  # type: ignore[arg-type]
+            extensions=request.extensions,
+        )
+        response = self._pool.handle_request(core)
+        return httpx.Response(response.status, headers=response.headers, stream=_Body(response), extensions=response.extensions)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def _proxy_for(url: str) -> str | None:
+    parts = httpx.URL(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if not proxy or urllib.request.proxy_bypass(parts.host):
+        return None
+    return proxy

@@ -1,0 +1,15 @@
+"""The registration's one error type, and the fixed phrases its messages are made of."""
+
+from __future__ import annotations
+
+TRANSPORT_FAILURE = "the platform could not be reached"
+TLS_FAILURE = "TLS verification failed (check registration.caBundle, or the platform's certificate and host name)"
+
+
+class RegistrationError(Exception):
+    """A failed call to the platform, or a setting that cannot work; its message holds a status
+    code or a fixed phrase, never a value from config or from the platform's answer."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status

@@ -1,0 +1,70 @@
+"""What may travel to the platform: identifiers checked before any request is built with them,
+header values that can be sent, and administrator credentials only over TLS.
+
+The argument models restate these as field rules (a problem at preview); the provider applies
+them again to its own inputs, which also come from other languages and from old state.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import quote, urlsplit
+
+from .errors import RegistrationError
+
+UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+UUID_RULE = "must be a UUID (8-4-4-4-12 hexadecimal digits)"
+HEADER_VALUE = re.compile(r"[\x21-\x7e]+")
+HEADER_RULE = "must be printable ASCII without spaces or line breaks (a value an HTTP header can carry)"
+OVER_HTTP_SETTING = "sendAdminCredentialsOverHttp"
+PEM_MARK = "-----BEGIN"
+"""What PEM text holds and a file's path does not."""
+
+
+class IdentifierError(RegistrationError):
+    """A uuid that is not one: no request was made with it."""
+
+
+def is_uuid(value: object) -> bool:
+    return isinstance(value, str) and UUID.fullmatch(value) is not None
+
+
+def checked_uuid(value: object, source: str) -> str:
+    """``value`` when it is a UUID; else an error saying where it came from (``source``, such as
+    "the uuid in the stack's state"), never repeating it."""
+    if not is_uuid(value):
+        raise IdentifierError(f"{source} is not a UUID (8-4-4-4-12 hexadecimal digits); no request was made with it")
+    return str(value)
+
+
+def segment(uuid: str) -> str:
+    """A checked uuid as one path segment, percent-escaped."""
+    return quote(uuid, safe="")
+
+
+def header_value_problem(value: object) -> str | None:
+    if not isinstance(value, str) or not HEADER_VALUE.fullmatch(value):
+        return HEADER_RULE
+    return None
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def admin_over_http_problem(platform_url: str, allowed: bool) -> str | None:
+    """Why administrator credentials must not go to ``platform_url``, or None: a plain
+    ``http://`` URL is refused unless its host is a loopback address or the user allowed it."""
+    parts = urlsplit(platform_url)
+    if parts.scheme != "http" or allowed or is_loopback(parts.hostname or ""):
+        return None
+    return (
+        "adminCredentials would travel in clear over http://; use an https:// platformUrl, or set "
+        f"registration.{OVER_HTTP_SETTING}: true where the network itself is trusted (a mesh with mTLS)"
+    )

@@ -1,0 +1,309 @@
+"""The platform as a trust boundary: a server on 127.0.0.1 answering badly on purpose
+(``hostile_platform``), one test per way. No answer redirects an administrator's call, hangs
+the run past its deadline, fills memory, ends in a traceback or a fragment of the answer, or
+loses a record the platform holds. httpx and httpcore log at DEBUG throughout; no credential
+ever appears in those logs."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import ssl
+import time
+import tracemalloc
+import uuid as uuids
+from typing import Any
+
+import pytest
+
+from components.program import parse_connectors
+from components.registration.errors import RegistrationError
+from components.registration.provider import RegistrationProvider
+
+from .apiserver_standin import make_certificates
+from .hostile_platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
+
+TOKEN = "Admin-Token-7c1e"
+PASSWORD = "attribute-password-93b2"
+FRAGMENT = "BODY-FRAGMENT-5f0a"
+GOOD_UUID = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b"
+BAD_UUIDS = ["../../admin/x", "a/b?c", "x\r\ny", f"{GOOD_UUID}/../x", ""]
+
+
+@pytest.fixture(autouse=True)
+def debug_logs(caplog):
+    """httpx and httpcore at DEBUG for every test; afterwards, no credential is in any line."""
+    caplog.set_level(logging.DEBUG, logger="httpx")
+    caplog.set_level(logging.DEBUG, logger="httpcore")
+    yield caplog
+    assert TOKEN not in caplog.text and PASSWORD not in caplog.text
+
+
+def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) -> dict[str, Any]:
+    given: dict[str, Any] = {
+        "platform_url": url,
+        "name": "X.509",
+        "url": "http://x509.ilm.svc.cluster.local:8080",
+        "auth_type": "basic",
+        "auth_attributes": [{"name": "password", "content": PASSWORD}],
+        "custom_attributes": [],
+        "connector_version": "v2",
+        "retry_initial_seconds": 0.05,
+        "retry_max_seconds": 0.1,
+        "deadline_seconds": deadline,
+        "connector_label": 'connector "x509"',
+    }
+    if admin:
+        given["admin_credentials"] = {"bearerToken": TOKEN}
+    return {**given, **extra}
+
+
+def registered(uuid: str, status: str = "waitingForApproval") -> bytes:
+    return json.dumps({"uuid": uuid, "name": "X.509", "status": status}).encode()
+
+
+def fails(operation: Any, *args: Any) -> tuple[str, float]:
+    """The message of the RegistrationError ``operation`` ends in, and how long it took."""
+    start = time.monotonic()
+    with pytest.raises(RegistrationError) as caught:
+        operation(*args)
+    message = str(caught.value)
+    assert caught.value.__cause__ is None
+    assert TOKEN not in message and PASSWORD not in message and FRAGMENT not in message
+    return message, time.monotonic() - start
+
+
+@pytest.mark.parametrize("bad", BAD_UUIDS)
+def test_a_bad_uuid_in_the_register_answer_is_never_used_and_says_how_to_adopt(bad):
+    with hostile_platform(json_answer(200, json.dumps({"uuid": bad, "status": "waitingForApproval"}))) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True, approve=True))
+    assert [r.path for r in platform.requests] == ["/api/v2/connector/register"]
+    assert "is not a UUID" in message and "registration.uuid" in message and "may hold a record" in message
+    assert bad not in message or not bad
+
+
+@pytest.mark.parametrize("bad", BAD_UUIDS[:4])
+def test_a_bad_uuid_in_a_list_answer_is_never_used(bad):
+    page = json.dumps({"items": [{"uuid": bad, "name": "X.509", "url": "u", "version": "v2"}], "totalPages": 1})
+    with hostile_platform(sequence(answer(409), json_answer(200, page))) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True))
+    assert [r.path for r in platform.requests] == ["/api/v2/connector/register", "/api/v2/connectors/list"]
+    assert "a uuid in the platform's list answer is not a UUID" in message
+
+
+@pytest.mark.parametrize("bad", ["../../v1/connectors/victim", "a/b?c", "x\r\ny"])
+def test_a_bad_uuid_in_state_makes_no_request(bad):
+    provider = RegistrationProvider()
+    with hostile_platform(answer(204)) as platform:
+        state = props(platform.url, admin=True, deregister_on_destroy=True, approve=True, status="waitingForApproval")
+        for operation, arguments in (
+            (provider.delete, (bad, state)),
+            (provider.read, (bad, state)),
+            (provider.update, (bad, state, {**state, "url": "http://other:8080"})),
+        ):
+            message, _ = fails(operation, *arguments)
+            assert "the uuid in the stack's state is not a UUID" in message
+    assert platform.requests == []
+
+
+def test_a_bad_uuid_in_config_is_refused_at_preview_and_by_the_provider():
+    entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
+    entry["spec"]["registration"] = {"platformUrl": "https://p/api", "name": "n", "authType": "none", "uuid": "../x"}
+    with pytest.raises(Exception, match=r"registration\.uuid: must be a UUID"):
+        parse_connectors([entry])
+    with hostile_platform(answer(200)) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, adopt_uuid="../x"))
+    assert "uuid must be a UUID" in message and platform.requests == []
+
+
+@pytest.mark.parametrize(
+    "behaviour",
+    [
+        drip(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n{"),
+        drip(b"HTTP/1.1 200 OK\r\n", byte=b"X"),
+        black_hole,
+    ],
+    ids=["body-drips", "headers-drip", "black-hole"],
+)
+def test_one_deadline_bounds_the_whole_operation(behaviour):
+    with hostile_platform(behaviour) as platform:
+        message, took = fails(RegistrationProvider().create, props(platform.url, deadline=1.5))
+    assert "no complete answer within 1.5 s" in message
+    assert "may have registered the connector" in message and "registration.adminCredentials" in message
+    assert took < 4.5, took
+    assert len(platform.requests) == 1
+
+
+def test_a_huge_answer_is_refused_unread():
+    body = b'{"uuid": "' + b"x" * (50 * 1024 * 1024) + b'"}'
+    with hostile_platform(answer(200, body)) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url))
+    assert "larger than 1024 KiB" in message
+
+
+def test_a_compressed_bomb_is_refused_without_inflating_it():
+    bomb = gzip.compress(b"0" * (64 * 1024 * 1024), compresslevel=9)
+    assert len(bomb) < 100_000
+    with hostile_platform(answer(200, bomb, Content_Encoding="gzip")) as platform:
+        tracemalloc.start()
+        message, _ = fails(RegistrationProvider().create, props(platform.url))
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert "larger than 1024 KiB" in message
+    assert peak < 16 * 1024 * 1024, peak
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "phrase"),
+    [
+        ("[" * 100_000 + "]" * 100_000, {}, "nested more than 64 levels"),
+        (FRAGMENT, {"Content_Encoding": "gzip"}, "could not be decoded"),
+        (f"not json {FRAGMENT}", {}, "was not JSON"),
+        ("{}", {"Content_Encoding": "br"}, "encoding this program does not read"),
+    ],
+    ids=["nested", "broken-gzip", "not-json", "unknown-encoding"],
+)
+def test_odd_answers_end_in_the_projects_error(body, headers, phrase):
+    with hostile_platform(answer(200, body.encode(), **headers)) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url))
+    assert phrase in message and message.startswith("registration failed")
+
+
+@pytest.mark.parametrize("pages", ['"x"', '"1e9"', "true", "-1", f'"{FRAGMENT}"'])
+def test_a_page_count_that_is_no_number_is_refused_without_quoting_it(pages):
+    page = '{"items": [], "totalPages": ' + pages + "}"
+    with hostile_platform(sequence(answer(409), json_answer(200, page))) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True))
+    assert "the platform's answer was not a page of connectors" in message
+
+
+def test_endless_paging_stops_when_a_page_adds_nothing():
+    page = json.dumps({"items": [{"uuid": GOOD_UUID, "name": "other", "url": "u", "version": "v2"}], "totalPages": 10**9})
+    with hostile_platform(sequence(answer(409), json_answer(200, page))) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True))
+    assert [r.path for r in platform.requests].count("/api/v2/connectors/list") == 2
+    assert "status 409" in message
+
+
+def test_an_unknown_status_with_a_valid_uuid_keeps_the_record(capfd):
+    with hostile_platform(json_answer(200, registered(GOOD_UUID, "sparkling").decode())) as platform:
+        result = RegistrationProvider().create(props(platform.url))
+    assert result.id == GOOD_UUID and result.outs["status"] == "unknown"
+    warning = capfd.readouterr().err
+    assert 'connector "x509"' in warning and "status" in warning and "sparkling" not in warning
+    assert "X.509" not in warning
+
+
+def test_the_register_call_carries_no_admin_credentials():
+    with hostile_platform(sequence(json_answer(200, registered(GOOD_UUID).decode()), answer(204))) as platform:
+        RegistrationProvider().create(props(platform.url, admin=True, approve=True))
+    register, approve = platform.requests
+    assert "authorization" not in register.headers
+    assert approve.path == f"/api/v2/connectors/{GOOD_UUID}/approve" and approve.headers["authorization"] == f"Bearer {TOKEN}"
+
+
+def test_admin_credentials_over_plain_http_are_refused_unless_loopback_or_allowed():
+    entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
+    registration = {"platformUrl": "http://platform.example/api", "name": "n", "authType": "none"}
+    entry["spec"]["registration"] = {**registration, "adminCredentials": {"bearerToken": TOKEN}}
+    with pytest.raises(Exception, match="would travel in clear over http://") as caught:
+        parse_connectors([entry])
+    assert TOKEN not in str(caught.value)
+    entry["spec"]["registration"]["sendAdminCredentialsOverHttp"] = True
+    assert parse_connectors([entry])
+    message, took = fails(RegistrationProvider().create, props("http://platform.example/api", admin=True))
+    assert "would travel in clear" in message and took < 1
+    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
+        assert RegistrationProvider().create(props(platform.url, admin=True)).id == GOOD_UUID
+
+
+@pytest.mark.parametrize("token", [f"{TOKEN}\r\nX-Injected: 1", f"{TOKEN}\u00e9", f"{TOKEN} space"])
+def test_a_token_no_header_can_carry_fails_at_once_naming_the_field(token):
+    entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
+    entry["spec"]["registration"] = {
+        "platformUrl": "https://p/api", "name": "n", "authType": "none", "adminCredentials": {"bearerToken": token}
+    }  # fmt: skip
+    with pytest.raises(Exception, match=r"adminCredentials\.bearerToken: must be printable ASCII") as caught:
+        parse_connectors([entry])
+    assert TOKEN not in str(caught.value)
+    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
+        state = {**props(platform.url, admin=True), "admin_credentials": {"bearerToken": token}}
+        message, took = fails(RegistrationProvider().create, state)
+    assert "bearerToken must be printable ASCII" in message and took < 1
+    assert platform.requests == []
+    failures = RegistrationProvider().check({}, state).failures
+    assert [f.property for f in failures] == ["adminCredentials"]
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory):
+    return make_certificates(tmp_path_factory.mktemp("tls"))
+
+
+def tls_server(certificates: Any) -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificates.server_cert, certificates.server_key)
+    return context
+
+
+@pytest.mark.parametrize("given_as", ["text", "path"])
+def test_the_ca_bundle_is_pem_text_or_a_path(certificates, given_as):
+    bundle = certificates.ca.read_text() if given_as == "text" else str(certificates.ca)
+    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode()), tls=tls_server(certificates)) as platform:
+        result = RegistrationProvider().create(props(platform.url, ca_bundle=bundle))
+    assert result.id == GOOD_UUID
+
+
+def test_a_tls_failure_is_named_and_not_retried(certificates):
+    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode()), tls=tls_server(certificates)) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, deadline=5))
+    assert "TLS verification failed" in message and "could not be reached" not in message
+    assert platform.requests == []
+
+
+@pytest.mark.parametrize("setting", ["insecure_skip_tls_verify", "approve", "deregister_on_destroy"])
+def test_booleans_must_be_booleans(setting):
+    state = props("https://p/api", **{setting: "false"})
+    camel = {"insecure_skip_tls_verify": "insecureSkipTlsVerify", "deregister_on_destroy": "deregisterOnDestroy"}
+    name = camel.get(setting, setting)
+    assert [(f.property, f.reason) for f in RegistrationProvider().check({}, state).failures] == [(name, "must be true or false")]
+    message, _ = fails(RegistrationProvider().create, state)
+    assert f"{name} must be true or false" in message
+
+
+def test_retry_after_is_honoured_within_the_deadline_and_never_beyond():
+    waits: list[float] = []
+    from components.registration.api import PlatformApi
+    from components.registration.client import RetryPolicy
+    from components.registration.destination import direct
+
+    body = registered(GOOD_UUID).decode()
+    with hostile_platform(sequence(answer(429, Retry_After="1"), answer(503, Retry_After="2"), json_answer(200, body))) as p:
+        result = PlatformApi(direct(p.url), RetryPolicy(0.05, 0.1, 10), sleep=waits.append).register({"name": "n"})
+    assert result.uuid == GOOD_UUID and waits == [1.0, 2.0]
+    waits.clear()
+    with hostile_platform(answer(503, Retry_After="3600")) as p:
+        message, took = fails(PlatformApi(direct(p.url), RetryPolicy(0.05, 0.1, 2), sleep=waits.append).register, {"name": "n"})
+    assert waits == [] and "status 503 after 1 attempts" in message and took < 1
+
+
+def test_a_redirect_is_never_followed():
+    with hostile_platform(answer(200)) as elsewhere:
+        target = elsewhere.url + "/v2/connectors/list"
+        with hostile_platform(answer(307, Location=target)) as platform:
+            message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True))
+    assert "status 307" in message and elsewhere.requests == []
+
+
+def test_409_after_an_unanswered_attempt_says_the_first_one_may_have_registered():
+    with hostile_platform(sequence(reset, answer(409))) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, deadline=3))
+    assert len(platform.requests) == 2
+    assert "status 409" in message and "an earlier attempt of this run got no answer and may have registered it" in message
+
+
+def test_a_reset_then_an_answer_recovers():
+    with hostile_platform(sequence(reset, json_answer(200, registered(str(uuids.uuid4())).decode()))) as platform:
+        result = RegistrationProvider().create(props(platform.url, deadline=3))
+    assert len(platform.requests) == 2 and result.outs["status"] == "waitingForApproval"
