@@ -34,7 +34,9 @@ def test_the_wheel_installs_and_imports_alone(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True)
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], capture_output=True, text=True
+    )
     # The dependencies come from this environment (no network needed); the repository does not.
     (tmp_path / "venv-site").write_text(site.stdout.strip())
     with open(f"{site.stdout.strip()}/dependencies.pth", "w") as pth:
@@ -46,7 +48,7 @@ def test_the_wheel_installs_and_imports_alone(tmp_path):
     out = subprocess.run([python, "-c", PROBE], capture_output=True, text=True, cwd=tmp_path, env=env, check=True)
     probe = json.loads(out.stdout)
     assert probe["file"].startswith(str(venv)), probe["file"]
-    assert not any(str(ROOT) == p or p.startswith(f"{ROOT}/") and ".venv" not in p for p in probe["path"])
+    assert not any(str(ROOT) == p or (p.startswith(f"{ROOT}/") and ".venv" not in p) for p in probe["path"])
     assert set(probe["names"]) >= {"ConnectorComponent", "ProxyComponent", "Registration", "ConnectorArgs", "ProxyArgs"}
 
     checked = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "check"], capture_output=True, text=True)
