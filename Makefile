@@ -3,7 +3,7 @@ PY := .venv/bin/python
 STACK ?= dev
 ARGS ?=
 
-.PHONY: venv tools up preview refresh destroy urns cancel test lint bench
+.PHONY: venv tools package up preview refresh destroy urns cancel test lint bench
 
 venv: .venv/.installed
 .venv/.installed: requirements.txt requirements-dev.txt
@@ -13,6 +13,10 @@ venv: .venv/.installed
 
 tools:
 	bash scripts/install-tools
+
+# The component package as a plugin of the pulumi CLI on PATH, for programs in any language.
+package: venv
+	bash scripts/install-package
 
 up preview refresh destroy urns cancel: venv tools
 	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import pulumi
@@ -32,7 +32,7 @@ class ConnectorComponent(pulumi.ComponentResource):
     endpoint: pulumi.Output[str]
     current_image: pulumi.Output[str]
     config_checksum: pulumi.Output[str]
-    registration: Registration | None
+    registration: Any
     children: dict[str, str]
 
     def __init__(
@@ -47,6 +47,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         kube_context: str | None = None,
         label: str | None = None,
         secret_inputs: Collection[str] = (),
+        registration_type: Callable[..., pulumi.CustomResource] = Registration,
     ) -> None:
         """``label`` is how messages name this connector (default ``connector "<name>"``).
 
@@ -58,7 +59,9 @@ class ConnectorComponent(pulumi.ComponentResource):
 
         ``secret_inputs``: top-level arguments (snake_case) that held a secret somewhere inside
         (a caller in another language marks values, not fields, secret): the objects rendered
-        from them, or the registration's inputs, are then secret in state."""
+        from them, or the registration's inputs, are then secret in state.
+        ``registration_type``: the resource the registration is (the component package serves
+        its own, so that no Python dynamic provider is needed in other languages)."""
         label = label or f'connector "{name}"'
         try:
             validated = validate_args(args)
@@ -94,6 +97,7 @@ class ConnectorComponent(pulumi.ComponentResource):
                 secret_inputs=secret_inputs,
                 depends_on=[resources["deployment"]],
                 label=label,
+                resource=registration_type,
             )
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
         self.register_outputs(self.output_values())

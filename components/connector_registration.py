@@ -4,7 +4,7 @@ resource's table lists, each secret where the table or the config says."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import pulumi
@@ -86,10 +86,12 @@ def create_registration(
     secret_inputs: Collection[str],
     depends_on: list[pulumi.Resource],
     label: str,
-) -> Registration:
+    resource: Callable[..., Any] = Registration,
+) -> Any:
     """The connector's ``Registration``, a child of ``parent`` created after ``depends_on``;
     ``cluster`` is the kubeconfig (a path or its content) and context of the proxy route;
-    ``label`` is how the registration's messages name the connector."""
+    ``label`` is how the registration's messages name the connector; ``resource`` the class of
+    the registration (the dynamic ``Registration``, or the component package's own)."""
     kubeconfig, kube_context = cluster
     given = reg.model_dump(by_alias=True, exclude={"admin_credentials"})
     values = {i.name: given[i.camel] for i in inputs.TABLE if i.from_config}
@@ -103,4 +105,4 @@ def create_registration(
     )
     if "registration" in secret_inputs:
         values.update({i.name: secret_if(values[i.name], True) for i in inputs.TABLE if i.follows_config})
-    return Registration(f"{name}-registration", opts=pulumi.ResourceOptions(parent=parent, depends_on=depends_on), **values)
+    return resource(f"{name}-registration", opts=pulumi.ResourceOptions(parent=parent, depends_on=depends_on), **values)

@@ -4,6 +4,8 @@ errors as the engine shows them, the schema's completeness."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from typing import Any
 
 import pulumi
@@ -89,8 +91,8 @@ def test_schema_types_are_all_referenced_and_resolvable():
     text = repr(generated)
     for token in generated["types"]:
         assert f"#/types/{token}" in text, f"{token} is never used"
-    refs = {part.split("'")[0] for part in text.split("#/types/")[1:]}
-    assert refs <= set(generated["types"])
+    refs = set(re.findall(r"'#/types/([^']+)'", text))
+    assert refs and refs <= set(generated["types"])
 
 
 def test_readme_shows_the_yaml_example_the_tests_run():
@@ -110,9 +112,9 @@ def test_the_package_version_is_the_projects():
     assert VERSION == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
-@pytest.mark.parametrize("registers", [True, False], ids=["registering", "not-registering"])
-def test_a_registering_connector_starts_the_registrations_provider_early(registers):
-    """As the Python program does (README, Performance, P4): the package's connectors too."""
+def test_the_package_registers_with_its_own_resource_and_needs_no_dynamic_provider():
+    """A connector built by the package registers through ``connectors:index:Registration``,
+    served by the package's process: no Python dynamic provider, no call to start one."""
     from components.package.provider import ConnectorsProvider
     from components.package.schema import CONNECTOR_TYPE
     from components.registration.resource import START_CALL
@@ -124,9 +126,33 @@ def test_a_registering_connector_starts_the_registrations_provider_early(registe
         "namespace": "ilm",
         "image": {"repository": "registry.example.com/connectors/payments", "tag": "v1.4.0"},
         "readReferences": False,
+        "registration": {"platformUrl": "https://platform.example.com/api", "name": "Payments", "authType": "none"},
     }
-    if registers:
-        inputs["registration"] = {"platformUrl": "https://platform.example.com/api", "name": "Payments", "authType": "none"}
     mocks = run(lambda: ConnectorsProvider().construct("payments", CONNECTOR_TYPE, inputs, None).urn)
-    assert mocks.of_type("connectors:index:Connector")
-    assert mocks.calls.count(START_CALL) == (1 if registers else 0)
+    (registration,) = mocks.of_type("connectors:index:Registration")
+    assert registration.inputs["platformUrl"] == "https://platform.example.com/api"
+    assert registration.inputs["connectorVersion"] == "v2" and registration.inputs["connectorLabel"] == 'connector "payments"'
+    assert not [r for r in mocks.resources if r.type_.startswith("pulumi-python:")]
+    assert START_CALL not in mocks.calls
+
+
+def test_the_schema_is_publishable():
+    generated = schema.package_schema()
+    language = generated["language"]
+    assert not language["nodejs"]["packageName"].startswith("@pulumi/")
+    assert "github.com/pulumi/" not in language["go"]["importBasePath"]
+    assert language["csharp"]["rootNamespace"] and language["python"]["packageName"]
+    for token, spec in {**generated["types"], **generated["resources"]}.items():
+        assert spec["description"].strip() and spec["description"] != token.rsplit(":", 1)[-1], token
+        for name, prop in {**spec.get("properties", {}), **spec.get("inputProperties", {})}.items():
+            assert prop["description"].strip(), f"{token}.{name}"
+
+
+def test_free_form_blocks_are_typed_as_the_kubernetes_package_types():
+    connector = schema.package_schema()["resources"]["connectors:index:Connector"]["inputProperties"]
+    k8s = f"/kubernetes/v{schema.KUBERNETES_PACKAGE}/schema.json#/types/kubernetes:core/v1:"
+    assert connector["tolerations"]["items"]["$ref"] == k8s + "Toleration"
+    assert connector["affinity"]["$ref"] == k8s + "Affinity"
+    assert connector["resources"]["$ref"] == k8s + "ResourceRequirements"
+    assert connector["initContainers"]["items"]["$ref"] == connector["sidecars"]["items"]["$ref"] == k8s + "Container"
+    assert "pulumi.json#/Any" not in json.dumps({k: v for k, v in connector.items() if k != "labels"})

@@ -113,3 +113,19 @@ def test_importing_the_registration_wing_patches_nothing():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "4 True"
+
+
+def test_the_sdks_provider_server_serves_components_only_and_starts_as_the_package_does():
+    from pulumi.provider import server
+    from pulumi.runtime.proto import provider_pb2_grpc
+
+    from components.package.provider_server import GRPC_OPTIONS, PackageServicer
+
+    for rpc in ("Check", "Diff", "Create", "Read", "Update", "Delete"):
+        inherited = getattr(server.ProviderServicer, rpc)
+        assert inherited is getattr(provider_pb2_grpc.ResourceProviderServicer, rpc), f"the SDK serves {rpc} now"
+        assert getattr(PackageServicer, rpc) is not inherited
+    main = inspect.getsource(server.main)
+    assert "ProviderServicer(provider, args, engine_address=engine_address)" in main
+    assert "add_ResourceProviderServicer_to_server" in main and "_GRPC_CHANNEL_OPTIONS" in main
+    assert GRPC_OPTIONS

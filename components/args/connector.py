@@ -22,6 +22,8 @@ class ImageArgs(ImageBase):
 
 
 class ServiceArgs(Model):
+    """The Service in front of the connector: its port and type."""
+
     port: Port = 8080
     """The port the connector listens on and the Service exposes."""
     type: Literal["ClusterIP", "NodePort", "LoadBalancer"] = "ClusterIP"
@@ -37,6 +39,8 @@ class ServiceArgs(Model):
 
 
 class RollingUpdateArgs(Model):
+    """The bounds of a rolling update: pods above the desired count, and pods that may be unavailable."""
+
     max_surge: IntOrPercent | None = None
     """Pods above the desired count during a rollout: a number or a percentage."""
     max_unavailable: IntOrPercent | None = None
@@ -44,6 +48,8 @@ class RollingUpdateArgs(Model):
 
 
 class StrategyArgs(Model):
+    """How the Deployment replaces the connector's pods on a change."""
+
     type: Literal["Recreate", "RollingUpdate"] | None = None
     """How pods are replaced on a change."""
     rolling_update: RollingUpdateArgs | None = None
@@ -62,6 +68,8 @@ class StrategyArgs(Model):
 
 
 class LifecycleArgs(Model):
+    """How the connector's pods stop: their grace period, and the disruption budget that bounds evictions."""
+
     termination_grace_period_seconds: GracePeriod | None = None
     """Seconds a pod has to stop before it is killed."""
     pod_disruption_budget: PodDisruptionBudgetArgs | None = None
@@ -69,6 +77,8 @@ class LifecycleArgs(Model):
 
 
 class MetricsArgs(Model):
+    """The connector's metrics endpoint, and the ServiceMonitor that has Prometheus scrape it."""
+
     enabled: bool = False
     """The connector serves metrics."""
     port: Port | None = None
@@ -80,6 +90,8 @@ class MetricsArgs(Model):
 
 
 class IngressArgs(Model):
+    """An Ingress routing a host (and path) to the connector's Service."""
+
     host: Annotated[str, Field(pattern=r"^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")]
     """The host name routed to the connector."""
     path: AbsolutePath = "/"

@@ -171,6 +171,7 @@ def conforms_to(definition: Block) -> Any:
             raise NestedProblems(problems)
         return value
 
+    validate.kubernetes_definition = definition  # type: ignore[attr-defined]  # read by the package schema
     return validate
 
 
@@ -183,4 +184,6 @@ def each_conforms_to(definition: Block) -> Any:
             raise NestedProblems(problems)
         return values
 
+    validate.kubernetes_definition = definition  # type: ignore[attr-defined]
+    validate.each = True  # type: ignore[attr-defined]
     return validate

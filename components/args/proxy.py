@@ -53,6 +53,8 @@ class ConfigTokenSecretRefArgs(Model):
 
 
 class ProxyMetricsArgs(Model):
+    """The proxy's metrics endpoint, and the ServiceMonitor that has Prometheus scrape it."""
+
     enabled: bool
     """The proxy serves metrics."""
     path: AbsolutePath = "/metrics"

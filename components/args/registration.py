@@ -52,6 +52,8 @@ CaBundle = Annotated[str, AfterValidator(_ca_bundle)]
 
 
 class AttributeArgs(Model):
+    """One attribute sent with the registration: a name and any JSON content."""
+
     name: NonEmpty
     """The attribute's name."""
     content: Annotated[JsonValue, BeforeValidator(bounded)] = None
@@ -108,6 +110,8 @@ class AdminCredentialsArgs(Model):
 
 
 class RegistrationArgs(Model):
+    """The connector's registration with the platform: done once, its uuid kept in state."""
+
     platform_url: StrInput
     """The platform Core's base URL."""
     name: NonEmpty

@@ -75,6 +75,8 @@ class ImageBase(Model):
 
 
 class SecurityContextArgs(Model):
+    """The main container's security settings, within the restricted Pod Security Standard."""
+
     run_as_non_root: bool = True
     """Always true: connectors run as non-root (false is refused)."""
     read_only_root_filesystem: bool = True
@@ -105,6 +107,8 @@ class ProbeArgs(Model):
 
 
 class ProbesArgs(Model):
+    """The main container's probes; a missing one takes its default."""
+
     liveness: ProbeArgs | None = None
     """Restarts the container when it fails."""
     readiness: ProbeArgs | None = None
@@ -114,6 +118,8 @@ class ProbesArgs(Model):
 
 
 class EnvVarArgs(Model):
+    """One environment variable of the main container."""
+
     name: EnvName
     """The variable's name."""
     value: str | None = None
@@ -121,6 +127,8 @@ class EnvVarArgs(Model):
 
 
 class SecretKeyArgs(Model):
+    """One key of a referenced Secret, and the environment variable or file it becomes."""
+
     secret_key: NonEmpty
     """The key in the Secret."""
     env_var: EnvName | None = None
@@ -130,6 +138,8 @@ class SecretKeyArgs(Model):
 
 
 class ConfigMapKeyArgs(Model):
+    """One key of a referenced ConfigMap, and the environment variable or file it becomes."""
+
     config_map_key: NonEmpty
     """The key in the ConfigMap."""
     env_var: EnvName | None = None
@@ -165,16 +175,22 @@ class _RefArgs(Model):
 
 
 class SecretRefArgs(_RefArgs):
+    """A Secret the workload consumes, as environment variables or a mounted volume."""
+
     keys: list[SecretKeyArgs] = []
     """The keys used (default: every key, by its own name)."""
 
 
 class ConfigMapRefArgs(_RefArgs):
+    """A ConfigMap the workload consumes, as environment variables or a mounted volume."""
+
     keys: list[ConfigMapKeyArgs] = []
     """The keys used (default: every key, by its own name)."""
 
 
 class EmptyDirArgs(Model):
+    """A scratch volume, on node storage or in memory."""
+
     medium: Literal["", "Memory"] | None = None
     """Where the volume lives: node storage (empty) or memory."""
     size_limit: Annotated[str, Field(pattern=kube_schema.QUANTITY)] | None = None
@@ -182,6 +198,8 @@ class EmptyDirArgs(Model):
 
 
 class PersistentVolumeClaimArgs(Model):
+    """A persistent volume claim mounted into the pod."""
+
     claim_name: NonEmpty
     """The claim's name in the namespace."""
     read_only: bool = False
@@ -189,6 +207,8 @@ class PersistentVolumeClaimArgs(Model):
 
 
 class VolumeArgs(Model):
+    """A further volume of the pod, and where it is mounted."""
+
     name: DnsLabel
     """The volume's name in the pod."""
     mount_path: AbsolutePath
@@ -206,6 +226,8 @@ class VolumeArgs(Model):
 
 
 class PodDisruptionBudgetArgs(Model):
+    """The PodDisruptionBudget bounding voluntary evictions of the pods."""
+
     enabled: bool = False
     """Render a PodDisruptionBudget."""
     min_available: IntOrPercent | None = None
@@ -215,6 +237,8 @@ class PodDisruptionBudgetArgs(Model):
 
 
 class ServiceMonitorArgs(Model):
+    """A Prometheus Operator ServiceMonitor scraping the workload's metrics."""
+
     enabled: bool = False
     """Render a Prometheus Operator ServiceMonitor."""
     interval: Annotated[str, Field(pattern=r"^([0-9]+(ms|s|m|h))+$")] | None = None
@@ -224,11 +248,15 @@ class ServiceMonitorArgs(Model):
 
 
 class NetworkPolicyArgs(Model):
+    """The NetworkPolicy letting in only the workload's ports, from its namespace."""
+
     enabled: bool = True
     """Render a NetworkPolicy letting in only the workload's ports."""
 
 
 class ServiceAccountArgs(Model):
+    """The ServiceAccount the pods run as."""
+
     name: DnsLabel | None = None
     """The ServiceAccount's name (default: the workload's)."""
     annotations: Annotations = {}

@@ -24,9 +24,10 @@ from ..component import ConnectorComponent
 from ..outputs import camel_case_keys
 from ..proxy_component import ProxyComponent
 from ..references import ClusterReader, NoCluster, ReferenceReader
-from ..registration.resource import start_provider_early
 from . import VERSION
 from .models import PackageOptions
+from .provider_server import serve
+from .registration import PackageRegistration
 from .schema import CONNECTOR_TYPE, PROXY_TYPE, package_schema
 from .sdk_outputs import Unknown, resolved, unknown_output
 
@@ -103,9 +104,7 @@ class ConnectorsProvider(provider.Provider):
             }
             component: ConnectorComponent | ProxyComponent
             if resource_type == CONNECTOR_TYPE:
-                component = ConnectorComponent(name, args, options, **common)
-                if component.registration is not None:
-                    start_provider_early()
+                component = ConnectorComponent(name, args, options, registration_type=PackageRegistration, **common)
             elif resource_type == PROXY_TYPE:
                 component = ProxyComponent(name, args, options, **common)
             else:
@@ -124,4 +123,4 @@ def as_input_errors(error: InvalidArgumentsError, label: str) -> pulumi.InputPro
 
 
 def main() -> None:
-    provider.main(ConnectorsProvider(), sys.argv[1:])
+    serve(ConnectorsProvider(), sys.argv[1:])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import types
 import typing
+from importlib.metadata import version
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel
@@ -21,8 +22,19 @@ from ..args.proxy import ProxyArgs
 from ..args.registration import header_value
 from . import PACKAGE, VERSION
 from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
+from .registration import TYPE_TOKEN as REGISTRATION_TYPE
+from .registration import schema_resource
 
 ANY = {"$ref": "pulumi.json#/Any"}
+KUBERNETES_PACKAGE = version("pulumi_kubernetes")
+"""The Kubernetes package whose types the free-form blocks are (the one the SDK installed asks for)."""
+LANGUAGES = {
+    "python": {"respectSchemaVersion": True, "packageName": "pulumi_connectors"},
+    "nodejs": {"packageName": "@otilm/pulumi-connectors", "respectSchemaVersion": True},
+    "go": {"importBasePath": "github.com/otilm/pulumi-connectors/sdk/go/connectors", "respectSchemaVersion": True},
+    "csharp": {"rootNamespace": "Otilm", "respectSchemaVersion": True},
+}
+"""Where generated SDKs go: outside Pulumi's own npm scope and Go import path."""
 CONNECTOR_TYPE = f"{PACKAGE}:index:Connector"
 PROXY_TYPE = f"{PACKAGE}:index:Proxy"
 PYTHON_ONLY = {"source"}
@@ -72,7 +84,7 @@ class SchemaBuilder:
             properties, required = self.properties(model)
             self.types[token] = {
                 "type": "object",
-                "description": (model.__doc__ or type_name(model)).strip(),
+                "description": type_description(model),
                 "properties": properties,
                 **({"required": required} if required else {}),
             }
@@ -101,20 +113,14 @@ class SchemaBuilder:
         return properties, required
 
     def field_type(self, owner: type[BaseModel], alias: str, info: FieldInfo) -> dict[str, Any]:
-        for item in info.metadata:
-            special = VALIDATED_TYPES.get(getattr(item, "func", None))
-            if special:
-                return dict(special)
-        return self.type_of(owner, alias, info.annotation)
+        special = special_type(info.metadata)
+        return special if special is not None else self.type_of(owner, alias, info.annotation)
 
     def type_of(self, owner: type[BaseModel], alias: str, annotation: Any) -> dict[str, Any]:
         origin, args = typing.get_origin(annotation), typing.get_args(annotation)
         if origin is Annotated:
-            for item in args[1:]:
-                special = VALIDATED_TYPES.get(getattr(item, "func", None))
-                if special:
-                    return dict(special)
-            return self.type_of(owner, alias, args[0])
+            special = special_type(args[1:])
+            return special if special is not None else self.type_of(owner, alias, args[0])
         if origin in (Union, types.UnionType):
             options = [a for a in args if a is not type(None)]
             if len(options) == 1:
@@ -152,6 +158,34 @@ class SchemaBuilder:
         }
 
 
+def special_type(metadata: Any) -> dict[str, Any] | None:
+    """The wire type a field's validator says (``VALIDATED_TYPES``), or the Kubernetes type a
+    free-form block is checked against, by reference to the Kubernetes package's schema."""
+    for item in metadata:
+        func = getattr(item, "func", None)
+        if func in VALIDATED_TYPES:
+            return dict(VALIDATED_TYPES[func])
+        definition = getattr(func, "kubernetes_definition", None)
+        if definition is not None:
+            ref = {"$ref": kubernetes_type(definition)}
+            return {"type": "array", "items": ref} if getattr(func, "each", False) else ref
+    return None
+
+
+def kubernetes_type(definition: str) -> str:
+    """``io.k8s.api.core.v1.Toleration`` as a reference into the Kubernetes package's schema."""
+    group_version, kind = definition.removeprefix("io.k8s.api.").rsplit(".", 1)
+    group, version = group_version.rsplit(".", 1)
+    return f"/kubernetes/v{KUBERNETES_PACKAGE}/schema.json#/types/kubernetes:{group}/{version}:{kind}"
+
+
+def type_description(model: type[BaseModel]) -> str:
+    text = model.__dict__.get("__doc__")
+    if not text or not text.strip():
+        raise TypeError(f"{model.__name__} has no docstring: the package schema needs its description")
+    return " ".join(text.split())
+
+
 def description(model: type[BaseModel], field_name: str, info: FieldInfo) -> str:
     text = info.description
     if not text:
@@ -162,6 +196,7 @@ def description(model: type[BaseModel], field_name: str, info: FieldInfo) -> str
 def package_schema() -> dict[str, Any]:
     builder = SchemaBuilder()
     resources = {token: builder.component(*parts) for token, parts in COMPONENTS.items()}
+    resources[REGISTRATION_TYPE] = schema_resource()
     return {
         "name": PACKAGE,
         "displayName": "Connectors",
@@ -169,5 +204,5 @@ def package_schema() -> dict[str, Any]:
         "description": "Connectors and proxies of the platform on Kubernetes, with their registration.",
         "resources": resources,
         "types": dict(sorted(builder.types.items())),
-        "language": {"python": {"respectSchemaVersion": True}},
+        "language": LANGUAGES,
     }

@@ -2,8 +2,8 @@
 name (in a connector's ``registration`` config, in messages, in other languages), its default,
 its type, and what the platform does with it.
 
-The resource fills its inputs from here, the provider reads and checks them with these
-defaults and types (they also come from other languages and from old state), the component
+The resource fills its inputs from here, the provider reads them with these defaults and
+checks them against these types (``input_checks``) (they also come from other languages and from old state), the component
 maps the ``registration`` config onto them by camelCase name, and the argument models take
 their defaults from here.
 """
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import RetryPolicy
-from .rules import HEADER_RULE, UUID_RULE, header_value_problem, is_uuid
 
 _RETRY = RetryPolicy()
 
@@ -44,31 +43,138 @@ class Input:
     """Kept secret in state whatever the config says (credentials by nature)."""
     follows_config: bool = False
     """Kept secret in state when the connector's ``registration`` config held a secret."""
+    doc: str = ""
+    """What it is, for the component package's schema."""
+
+    @property
+    def wire(self) -> str:
+        """Its name as a property of the component package's ``Registration`` resource."""
+        head, *rest = self.name.split("_")
+        return head + "".join(part.title() for part in rest)
 
 
 AUTH_TYPES = ("none", "basic", "certificate", "apiKey", "jwt")
 TABLE: tuple[Input, ...] = (
-    Input("platform_url", "platformUrl", required=True, follows_config=True),
-    Input("name", "name", required=True, identity=True, follows_config=True),
-    Input("url", "url", required=True, from_config=False, platform=True),
-    Input("auth_type", "authType", kind="choice", choices=AUTH_TYPES, required=True, platform=True),
-    Input("auth_attributes", "authAttributes", (), kind="attributes", platform=True, always_secret=True),
-    Input("custom_attributes", "customAttributes", (), kind="attributes", platform=True, follows_config=True),
-    Input("connector_version", "version", "v2", kind="choice", choices=("v1", "v2"), identity=True),
-    Input("retry_initial_seconds", "retryInitialSeconds", _RETRY.initial_seconds, kind="seconds"),
-    Input("retry_max_seconds", "retryMaxSeconds", _RETRY.max_seconds, kind="seconds"),
-    Input("deadline_seconds", "deadlineSeconds", _RETRY.deadline_seconds, kind="seconds"),
-    Input("ca_bundle", "caBundle", follows_config=True),
-    Input("insecure_skip_tls_verify", "insecureSkipTlsVerify", False, kind="boolean"),
-    Input("send_admin_credentials_over_http", "sendAdminCredentialsOverHttp", False, kind="boolean"),
-    Input("route", "route", "direct", kind="choice", choices=("direct", "apiServerProxy"), from_config=False),
-    Input("kubeconfig", "kubeconfig", from_config=False),
-    Input("kube_context", "kubeContext", from_config=False),
-    Input("adopt_uuid", "uuid", kind="uuid"),
-    Input("admin_credentials", "adminCredentials", kind="credentials", from_config=False, always_secret=True),
-    Input("approve", "approve", False, kind="boolean"),
-    Input("deregister_on_destroy", "deregisterOnDestroy", False, kind="boolean"),
-    Input("connector_label", "connectorLabel", "", from_config=False, compared=False),
+    Input(
+        "platform_url",
+        "platformUrl",
+        required=True,
+        follows_config=True,
+        doc="The platform Core's base URL, with its /api prefix.",
+    ),
+    Input("name", "name", required=True, identity=True, follows_config=True, doc="The connector's name on the platform."),
+    Input(
+        "url",
+        "url",
+        required=True,
+        from_config=False,
+        platform=True,
+        doc="The connector's URL the platform calls (its Service's in-cluster address).",
+    ),
+    Input(
+        "auth_type",
+        "authType",
+        kind="choice",
+        choices=AUTH_TYPES,
+        required=True,
+        platform=True,
+        doc="How the platform authenticates to the connector.",
+    ),
+    Input(
+        "auth_attributes",
+        "authAttributes",
+        (),
+        kind="attributes",
+        platform=True,
+        always_secret=True,
+        doc="The authentication's attributes (always secret in state).",
+    ),
+    Input(
+        "custom_attributes",
+        "customAttributes",
+        (),
+        kind="attributes",
+        platform=True,
+        follows_config=True,
+        doc="Further attributes sent with the registration.",
+    ),
+    Input(
+        "connector_version",
+        "version",
+        "v2",
+        kind="choice",
+        choices=("v1", "v2"),
+        identity=True,
+        doc="The connector API version the connector implements (v1 or v2).",
+    ),
+    Input(
+        "retry_initial_seconds",
+        "retryInitialSeconds",
+        _RETRY.initial_seconds,
+        kind="seconds",
+        doc="The first wait between attempts.",
+    ),
+    Input("retry_max_seconds", "retryMaxSeconds", _RETRY.max_seconds, kind="seconds", doc="The longest wait between attempts."),
+    Input(
+        "deadline_seconds",
+        "deadlineSeconds",
+        _RETRY.deadline_seconds,
+        kind="seconds",
+        doc="How long a call to the platform may take in all, every retry included.",
+    ),
+    Input(
+        "ca_bundle",
+        "caBundle",
+        follows_config=True,
+        doc="The certificates to trust for the platform's URL: PEM text, or a file's path.",
+    ),
+    Input(
+        "insecure_skip_tls_verify",
+        "insecureSkipTlsVerify",
+        False,
+        kind="boolean",
+        doc="Skip verifying the platform's certificate (tests only).",
+    ),
+    Input(
+        "send_admin_credentials_over_http",
+        "sendAdminCredentialsOverHttp",
+        False,
+        kind="boolean",
+        doc="Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.",
+    ),
+    Input(
+        "route",
+        "route",
+        "direct",
+        kind="choice",
+        choices=("direct", "apiServerProxy"),
+        from_config=False,
+        doc="How requests reach the platform: direct, or through the Kubernetes API server's service proxy.",
+    ),
+    Input(
+        "kubeconfig", "kubeconfig", from_config=False, doc="The kubeconfig (a path or its content) of the API server proxy route."
+    ),
+    Input("kube_context", "kubeContext", from_config=False, doc="The kubeconfig context of the API server proxy route."),
+    Input("adopt_uuid", "uuid", kind="uuid", doc="A record already on the platform to adopt instead of registering."),
+    Input(
+        "admin_credentials",
+        "adminCredentials",
+        kind="credentials",
+        from_config=False,
+        always_secret=True,
+        doc="An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).",
+    ),
+    Input(
+        "approve", "approve", False, kind="boolean", doc="Approve the connector after registering it (needs adminCredentials)."
+    ),
+    Input(
+        "deregister_on_destroy",
+        "deregisterOnDestroy",
+        False,
+        kind="boolean",
+        doc="Delete the platform's record when the resource is deleted (needs adminCredentials).",
+    ),
+    Input("connector_label", "connectorLabel", "", from_config=False, compared=False, doc="How messages name the connector."),
 )
 BY_NAME = {i.name: i for i in TABLE}
 NAMES = tuple(BY_NAME)
@@ -99,57 +205,3 @@ def with_defaults(given: Mapping[str, Any]) -> dict[str, Any]:
 def camel_names(names: list[str]) -> list[str]:
     """Inputs by their camelCase names."""
     return [BY_NAME[name].camel for name in names]
-
-
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _attributes(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(a, dict) and isinstance(a.get("name"), str) for a in value)
-
-
-def _problem(spec: Input, given: Any) -> str | None:
-    """Why ``given`` cannot be this input, or None; never the value itself."""
-    kind = spec.kind
-    if kind == "boolean" and not isinstance(given, bool):
-        return "must be true or false"
-    if kind == "seconds" and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given <= 86400):
-        return "must be a number of seconds above 0 and at most 86400"
-    if kind == "choice" and given not in spec.choices:
-        return f"must be one of {', '.join(spec.choices)}"
-    if kind == "uuid" and not is_uuid(given):
-        return UUID_RULE
-    if kind == "attributes" and not _attributes(given):
-        return "must be a list of {name, content} attributes"
-    if kind == "credentials":
-        return _credentials_problem(given)
-    if kind == "string" and not _is_text(given):
-        return "must be a string"
-    return None
-
-
-def _credentials_problem(given: Any) -> str | None:
-    if not isinstance(given, dict) or not all(_is_text(v) for v in given.values()):
-        return "must be a map of bearerToken, or clientCertificate and clientKey, as strings"
-    if "bearerToken" in given and header_value_problem(given["bearerToken"]):
-        return f"bearerToken {HEADER_RULE}"
-    return None
-
-
-def problems(props: Mapping[str, Any], unknown: str | None = None) -> list[tuple[str, str]]:
-    """(camelCase input, what is wrong) for every input that is not what the table says;
-    ``unknown`` is the placeholder of a value not known yet (at preview), never checked."""
-    found = []
-    for spec in TABLE:
-        given = props.get(spec.name)
-        if unknown is not None and given == unknown:
-            continue
-        if given is None:
-            if spec.required:
-                found.append((spec.camel, "is required"))
-            continue
-        problem = _problem(spec, given)
-        if problem:
-            found.append((spec.camel, problem))
-    return found

@@ -28,7 +28,7 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from . import inputs, provider_host
+from . import input_checks, inputs, provider_host
 from .api import Duplicate, PlatformApi, edit_body, now_utc, request_body
 from .client import RetryPolicy
 from .cluster_access import NoClusterCredentials, load_access
@@ -54,7 +54,7 @@ def label(props: dict[str, Any]) -> str:
 
 def checked(props: dict[str, Any]) -> dict[str, Any]:
     """The properties, once every input is what the table says; else one error naming them."""
-    found = inputs.problems(props)
+    found = input_checks.problems(props)
     if not found:
         over_http = admin_over_http_problem(str(props["platform_url"]), bool(props.get("send_admin_credentials_over_http")))
         found = [("adminCredentials", over_http)] if over_http and props.get("admin_credentials") else []
@@ -89,7 +89,7 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        failures = [CheckFailure(name, problem) for name, problem in inputs.problems(news, provider_host.UNKNOWN)]
+        failures = [CheckFailure(name, problem) for name, problem in input_checks.problems(news, provider_host.UNKNOWN)]
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:

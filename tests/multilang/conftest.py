@@ -1,10 +1,12 @@
 """Pulumi YAML programs using the component package, run by the real CLI (``pulumi up`` with the
-YAML language host) with the package's executable plugin from the tools' PULUMI_HOME."""
+YAML language host) as on a user's machine: the package installed by ``scripts/install-package``
+into a PULUMI_HOME of its own, PATH the CLI's folder and the system's, no PYTHONPATH."""
 
 from __future__ import annotations
 
 import pathlib
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,22 +27,43 @@ def example_program() -> dict[str, Any]:
     return yaml.safe_load(EXAMPLE.read_text())
 
 
-@pytest.fixture(scope="session")
-def yaml_engine(engine: dict[str, str]) -> dict[str, str]:  # noqa: F811
-    """The engine's environment, with the YAML language host and the package's plugin present."""
-    bin_dir = pathlib.Path(engine["TOOLS_BIN"])
-    plugins = pathlib.Path(engine["PULUMI_HOME"]) / "plugins"
-    missing = [
-        what
-        for what, there in (
-            ("the YAML language host", (bin_dir / "pulumi-language-yaml").exists()),
-            ("the connectors plugin", any(plugins.glob("resource-connectors-v*/pulumi-resource-connectors"))),
-        )
-        if not there
+KUBERNETES = "4.25.0"
+
+
+def user_install(folder: pathlib.Path, tools_bin: pathlib.Path, tools_home: pathlib.Path) -> dict[str, str]:
+    """A user's machine in ``folder``: the CLI's folder (as a release unpacks it) and the
+    system's on PATH, no PYTHONPATH or virtualenv, plugins in the user's own PULUMI_HOME: the
+    Kubernetes plugin, and the package installed by ``scripts/install-package``."""
+    cli = folder / "pulumi" / "bin"
+    shutil.copytree(tools_bin, cli)
+    env = {
+        "PATH": f"{cli}:/usr/bin:/bin",
+        "HOME": str(folder / "home"),
+        "PULUMI_HOME": str(folder / "home" / ".pulumi"),
+        "PULUMI_SKIP_UPDATE_CHECK": "true",
+        "PYTHONPATH": "",
+        "TOOLS_BIN": str(cli),
+    }
+    kubernetes = tools_home / "plugins" / f"resource-kubernetes-v{KUBERNETES}" / "pulumi-resource-kubernetes"
+    steps = [
+        ["pulumi", "plugin", "install", "resource", "kubernetes", f"v{KUBERNETES}", "-f", str(kubernetes)],
+        ["bash", str(ROOT / "scripts" / "install-package"), str(ROOT / ".venv" / "bin" / "python")],
     ]
-    if missing:
-        unavailable("multi-language tests", f"scripts/install-tools did not install {' and '.join(missing)}")
-    return engine
+    for step in steps:
+        done = subprocess.run(step, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            unavailable("multi-language tests", f"{' '.join(step[:3])} failed: {done.stderr[-2000:]}")
+    return env
+
+
+@pytest.fixture(scope="session")
+def yaml_engine(engine: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:  # noqa: F811
+    """The environment of every YAML program here: a user's install (``user_install``), with
+    the YAML language host in the CLI's folder."""
+    bin_dir = pathlib.Path(engine["TOOLS_BIN"])
+    if not (bin_dir / "pulumi-language-yaml").exists():
+        unavailable("multi-language tests", "scripts/install-tools did not install the YAML language host")
+    return user_install(tmp_path_factory.mktemp("user"), bin_dir, pathlib.Path(engine["PULUMI_HOME"]))
 
 
 @dataclass
@@ -87,6 +110,7 @@ def yaml_stack(yaml_engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[
         (project_dir / "Pulumi.yaml").write_text(yaml.safe_dump(program, sort_keys=False))
         env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
         env["PULUMI_BACKEND_URL"] = f"file://{state_dir}"
+        env["PULUMI_CONFIG_PASSPHRASE"] = "user-passphrase"
         command = auto.PulumiCommand(root=str(pathlib.Path(yaml_engine["TOOLS_BIN"]).parent), skip_version_check=True)
         stack = auto.create_stack(
             name,

@@ -18,7 +18,7 @@ from ..platform_double import ADMIN_TOKEN
 from .conftest import changes, example_program
 
 CONNECTOR = "connectors:index:Connector"
-REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
+REGISTRATION = "connectors:index:Registration"
 IDENTITY = {"name", "namespace", "labels", "fromOperator"}
 
 
@@ -148,7 +148,7 @@ def test_parent_and_provider_options_and_secrets_from_the_consumer(yaml_stack, d
     deployment = resources[("kubernetes:apps/v1:Deployment", "payments")]
     assert deployment["inputs"]["spec"].items() >= secret.items()
     registration = resources[(REGISTRATION, "timestamps-registration")]
-    assert registration["inputs"]["admin_credentials"].items() >= secret.items()
+    assert registration["inputs"]["adminCredentials"].items() >= secret.items()
 
     stack.destroy()
     assert len(double.records) == 1, "timestamps de-registered with the consumer's secret admin token"

@@ -1,0 +1,138 @@
+"""The package's gRPC server: the SDK's component server, plus the resource operations of
+``connectors:index:Registration`` served in this same process.
+
+The Python SDK's provider server (``pulumi.provider.server.ProviderServicer``, a private part
+of pulumi 3.x) implements ``Construct``, ``Call`` and ``Invoke`` only; the engine calls
+``Check``, ``Diff``, ``Create``, ``Read``, ``Update`` and ``Delete`` for a custom resource of
+the package. They are added here by subclassing it, and ``serve`` replaces the SDK's ``main``
+to start the subclass; ``tests/test_sdk_workarounds.py`` fails when the SDK changes either.
+Each operation runs the registration's provider (``registration.provider``) in a thread, so
+that a slow platform holds one call, not the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+from google.protobuf import empty_pb2
+from pulumi.provider.provider import Provider
+from pulumi.provider.server import ProviderServicer
+from pulumi.runtime import proto, rpc
+from pulumi.runtime._grpc_settings import _GRPC_CHANNEL_OPTIONS as GRPC_OPTIONS
+from pulumi.runtime.proto import provider_pb2_grpc
+
+from ..registration import inputs
+from ..registration.errors import RegistrationError
+from ..registration.provider import RegistrationProvider
+from .registration import FROM_WIRE, TYPE_TOKEN, from_wire, to_wire
+
+
+def unwrapped(struct: Any, keep_unknowns: bool = False) -> tuple[dict[str, Any], set[str]]:
+    """The request's properties as plain values (the provider's names), and which held a secret."""
+    props = rpc.deserialize_properties(struct, keep_unknowns) if struct is not None else {}
+    secret: set[str] = set()
+
+    def plain(value: Any, top: str) -> Any:
+        if rpc.is_rpc_secret(value):
+            secret.add(top)
+            return plain(rpc.unwrap_rpc_secret(value), top)
+        if isinstance(value, dict):
+            return {k: plain(v, top) for k, v in value.items()}
+        if isinstance(value, list):
+            return [plain(v, top) for v in value]
+        return value
+
+    values = {key: plain(value, key) for key, value in props.items()}
+    return from_wire(values), {FROM_WIRE.get(key, key) for key in secret}
+
+
+async def wired(props: dict[str, Any], secret: set[str]) -> Any:
+    """The provider's outputs as the engine takes them: the package's names, secrets marked."""
+    always = {i.name for i in inputs.TABLE if i.always_secret}
+    marked = {k: rpc.wrap_rpc_secret(v) if (k in secret or k in always) and v is not None else v for k, v in props.items()}
+    return await rpc.serialize_properties(to_wire(marked), {})
+
+
+class PackageServicer(ProviderServicer):
+    """The SDK's component server, with the registration's resource operations."""
+
+    registrations = RegistrationProvider()
+
+    async def _run(self, context: Any, operation: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(operation, *args)
+        except RegistrationError as error:
+            await context.abort(grpc.StatusCode.UNKNOWN, str(error))
+
+    @staticmethod
+    def _ours(request: Any) -> None:
+        if request.type and request.type != TYPE_TOKEN:
+            raise ValueError(f"unknown resource type {request.type}")
+
+    async def Check(self, request: Any, context: Any) -> Any:
+        self._ours(request)
+        news, _ = unwrapped(request.news, keep_unknowns=True)
+        result = self.registrations.check({}, news)
+        failures = [proto.CheckFailure(property=f.property, reason=f.reason) for f in result.failures]
+        return proto.CheckResponse(inputs=request.news, failures=failures)
+
+    async def Diff(self, request: Any, context: Any) -> Any:
+        olds, _ = unwrapped(request.olds)
+        news, _ = unwrapped(request.news, keep_unknowns=True)
+        result = self.registrations.diff(request.id, olds, news)
+        changes = proto.DiffResponse.DIFF_SOME if result.changes else proto.DiffResponse.DIFF_NONE
+        return proto.DiffResponse(
+            changes=changes,
+            replaces=list(to_wire(dict.fromkeys(result.replaces or []))),
+            stables=list(to_wire(dict.fromkeys(result.stables or []))),
+            deleteBeforeReplace=bool(result.delete_before_replace),
+        )
+
+    async def Create(self, request: Any, context: Any) -> Any:
+        props, secret = unwrapped(request.properties)
+        result = await self._run(context, self.registrations.create, props)
+        return proto.CreateResponse(id=result.id, properties=await wired(result.outs, secret))
+
+    async def Read(self, request: Any, context: Any) -> Any:
+        props, secret = unwrapped(request.properties)
+        result = await self._run(context, self.registrations.read, request.id, props)
+        if not result.id:
+            return proto.ReadResponse(id="")
+        return proto.ReadResponse(id=result.id, properties=await wired(result.outs, secret), inputs=request.inputs)
+
+    async def Update(self, request: Any, context: Any) -> Any:
+        olds, _ = unwrapped(request.olds)
+        news, secret = unwrapped(request.news)
+        result = await self._run(context, self.registrations.update, request.id, olds, news)
+        return proto.UpdateResponse(properties=await wired(result.outs, secret))
+
+    async def Delete(self, request: Any, context: Any) -> Any:
+        props, _ = unwrapped(request.properties)
+        await self._run(context, self.registrations.delete, request.id, props)
+        return empty_pb2.Empty()
+
+
+def serve(provider: Provider, args: list[str]) -> None:
+    """The SDK's ``pulumi.provider.main``, starting ``PackageServicer``."""
+    parser = argparse.ArgumentParser(description="Pulumi provider plugin (gRPC server)")
+    parser.add_argument("engine", help="Pulumi engine address")
+    engine_address = parser.parse_known_args(args)[0].engine
+
+    async def run() -> None:
+        server = grpc.aio.server(options=GRPC_OPTIONS)
+        provider_pb2_grpc.add_ResourceProviderServicer_to_server(PackageServicer(provider, args, engine_address), server)
+        port = server.add_insecure_port(address="127.0.0.1:0")
+        await server.start()
+        sys.stdout.buffer.write(f"{port}\n".encode())
+        sys.stdout.buffer.flush()
+        await server.wait_for_termination()
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,57 @@
+"""The README's YAML example as a user's machine runs it: the CLI's folder and the system's on
+PATH, no PYTHONPATH, no virtualenv, plugins in the user's own PULUMI_HOME, the package
+installed by ``scripts/install-package`` (a launcher carrying its interpreter). The
+registration is the package's own resource: no Python dynamic provider takes part."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+from typing import Any
+
+import yaml
+
+from ..platform_double import platform_double
+from .conftest import EXAMPLE, KUBERNETES, user_install
+
+
+def run(env: dict[str, str], *args: str, cwd: pathlib.Path | None = None) -> str:
+    done = subprocess.run(list(args), env=env, cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, f"{args}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_the_yaml_example_registers_once_on_a_users_machine(engine, tmp_path):
+    """Run with the CLI itself (not the Automation API, which passes its own process's
+    environment on), in exactly the environment of ``user_install``."""
+    env = {
+        k: v for k, v in user_install(tmp_path, pathlib.Path(engine["TOOLS_BIN"]), pathlib.Path(engine["PULUMI_HOME"])).items()
+    }
+    env = {k: v for k, v in env.items() if k not in ("TOOLS_BIN", "PYTHONPATH")}
+    env |= {"PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}", "PULUMI_CONFIG_PASSPHRASE": "user-passphrase"}
+    (tmp_path / "state").mkdir()
+    plugins = sorted(p.name for p in (pathlib.Path(env["PULUMI_HOME"]) / "plugins").iterdir() if p.is_dir())
+    assert plugins == ["resource-connectors-v0.1.0", f"resource-kubernetes-v{KUBERNETES}"]
+    assert env["PATH"].split(":")[1:] == ["/usr/bin", "/bin"]
+
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(EXAMPLE, project / "Pulumi.yaml")
+    with platform_double() as double:
+        run(env, "pulumi", "stack", "init", "dev", "--secrets-provider", "passphrase", cwd=project)
+        run(env, "pulumi", "config", "set", "platformUrl", double.url, cwd=project)
+        run(env, "pulumi", "config", "set", "renderDirectory", str(tmp_path / "rendered"), cwd=project)
+        run(env, "pulumi", "up", "--yes", cwd=project)
+        assert sorted(body["name"] for body in double.requests) == ["Payments", "Timestamps"]
+        rerun = run(env, "pulumi", "up", "--yes", cwd=project)
+        assert len(double.requests) == 2 and "pulumi-python" not in rerun
+        outputs: dict[str, Any] = json.loads(run(env, "pulumi", "stack", "output", "--json", cwd=project))
+    assert {outputs["paymentsUuid"], outputs["timestampsUuid"]} == set(double.records)
+    state = json.loads(run(env, "pulumi", "stack", "export", cwd=project))
+    types = {r["type"] for r in state["deployment"]["resources"]}
+    assert "connectors:index:Registration" in types and not any(t.startswith("pulumi-python") for t in types)
+    assert yaml.safe_load(EXAMPLE.read_text())["runtime"] == "yaml"
+    assert os.path.exists(tmp_path / "rendered")
