@@ -18,7 +18,8 @@ tools:
 package: venv
 	bash scripts/install-package
 
-up preview refresh destroy urns cancel: venv tools
+# The pulumi CLI on PATH (v3.274.0 or newer) when there is one; else scripts/install-tools builds it.
+up preview refresh destroy urns cancel: venv
 	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)
 
 test: venv

@@ -1,8 +1,9 @@
 """Run the program on a stack through the real Pulumi engine (Automation API, inline mode).
 
-This machine has no Python language host for ``pulumi up``; the Automation API runs the same
-program (``components.program.connectors_program``) in this process instead, with the
-operations and flags of the ``pulumi`` command that the README asks users to run:
+The Automation API runs the program (``components.program.connectors_program``) in this
+process (no Python language host needed), with the pulumi CLI on PATH when it is v3.274.0 or
+newer (the user's own PULUMI_HOME, login and plugins), else the one ``scripts/install-tools``
+builds; with the operations and flags of the ``pulumi`` command:
 
     python scripts/deploy.py preview [--diff] [--target URN ...] [--stack dev]
     python scripts/deploy.py up      [--diff] [--target URN ...] [--replace URN ...]
@@ -123,11 +124,14 @@ def open_stack(options: argparse.Namespace) -> Any:
     from pulumi import automation as auto
 
     from components.program import connectors_program
-    from scripts.engine_tools import engine_env, tools_bin
+    from scripts.engine_tools import engine_env
+    from scripts.pulumi_cli import find_cli
     from scripts.sdk_inline_server import report_run_errors_once
 
     work_dir = pathlib.Path(options.work_dir).resolve()
-    env = engine_env(tools_bin(), os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE))
+    cli = find_cli()
+    print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
+    env = engine_env(cli.bin_dir, os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE), cli.pulumi_home)
     if not os.environ.get("PULUMI_BACKEND_URL"):
         state = work_dir / ".pulumi-state"
         state.mkdir(exist_ok=True)
@@ -137,12 +141,18 @@ def open_stack(options: argparse.Namespace) -> Any:
     os.environ.update(env)
     os.chdir(work_dir)
     report_run_errors_once()
+    root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
+    command = auto.PulumiCommand(root=root, skip_version_check=True)
     return auto.create_or_select_stack(
         options.stack,
         project_name="connectors",
         program=connectors_program,
         opts=auto.LocalWorkspaceOptions(
-            work_dir=str(work_dir), pulumi_home=env["PULUMI_HOME"], env_vars=env, secrets_provider=options.secrets_provider
+            work_dir=str(work_dir),
+            pulumi_home=env.get("PULUMI_HOME"),
+            pulumi_command=command,
+            env_vars=env,
+            secrets_provider=options.secrets_provider,
         ),
     )
 
@@ -203,13 +213,29 @@ class Run:
 def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
     from pulumi import automation as auto
 
-    operation = Run(open_stack(options), options, report, registrations)
+    from scripts.engine_tools import ToolsUnavailable
+
+    try:
+        stack = open_stack(options)
+    except ToolsUnavailable as error:
+        print(f"deploy.py: {error}", file=sys.stderr)
+        return 3
+    except auto.CommandError as error:  # the CLI said why (a wrong passphrase, a backend down): that line, no traceback
+        print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
+        return 1
+    operation = Run(stack, options, report, registrations)
     try:
         getattr(operation, options.operation)()
     except auto.CommandError:
         return 1
     report["result"] = "succeeded"
     return 0
+
+
+def cli_error(error: Exception) -> str:
+    """The CLI's own error lines of a failed command, without the Automation API's framing."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip().startswith("error:")]
+    return "; ".join(lines) or "the pulumi CLI failed"
 
 
 def without_same(changes: dict[str, int] | None) -> dict[str, int]:

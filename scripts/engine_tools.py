@@ -31,17 +31,24 @@ def tools_bin() -> pathlib.Path:
     return installed("install-tools", "the Pulumi CLI and Kubernetes plugin")
 
 
-def engine_env(bin_dir: pathlib.Path, passphrase: str) -> dict[str, str]:
-    """PATH with the tools first and this virtualenv's python next (the dynamic-provider
-    helper runs ``python -m pulumi.dynamic``), and ``components`` importable by that python."""
+TOOLS_HOME = "tools"
+
+
+def engine_env(bin_dir: pathlib.Path, passphrase: str, pulumi_home: str | None = TOOLS_HOME) -> dict[str, str]:
+    """PATH with the CLI's folder first and this virtualenv's python next (the program's
+    dynamic-provider helper runs ``python -m pulumi.dynamic``), and ``components`` importable
+    by that python. ``pulumi_home``: the built tools' (default), a folder, or None to leave the
+    user's PULUMI_HOME as it is."""
     venv_bin = pathlib.Path(sys.executable).parent
-    return {
+    env = {
         "PATH": os.pathsep.join([str(bin_dir), str(venv_bin), os.environ.get("PATH", "")]),
         "PULUMI_CONFIG_PASSPHRASE": passphrase,
         "PULUMI_SKIP_UPDATE_CHECK": "true",
-        "PULUMI_HOME": str(bin_dir.parent / "pulumi-home"),
         "PYTHONPATH": os.pathsep.join(p for p in [str(ROOT), os.environ.get("PYTHONPATH", "")] if p),
     }
+    if pulumi_home is not None:
+        env["PULUMI_HOME"] = str(bin_dir.parent / "pulumi-home") if pulumi_home == TOOLS_HOME else pulumi_home
+    return env
 
 
 def create_inline_stack(
@@ -57,7 +64,7 @@ def create_inline_stack(
         program=program,
         opts=auto.LocalWorkspaceOptions(
             work_dir=str(work_dir),
-            pulumi_home=env["PULUMI_HOME"],
+            pulumi_home=env.get("PULUMI_HOME"),
             pulumi_command=command,
             env_vars=env,
             project_settings=auto.ProjectSettings(name="connectors", runtime="python"),

@@ -1,0 +1,68 @@
+"""Which Pulumi CLI the main command runs: the user's own, with the user's PULUMI_HOME, login and
+plugins, when one recent enough is on PATH; otherwise the CLI ``scripts/install-tools`` builds
+from Go modules (the fallback for machines without one: minutes, once); with neither, a
+message saying what to install."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from scripts.engine_tools import ToolsUnavailable, tools_bin
+
+MINIMUM = (3, 274, 0)
+MINIMUM_TEXT = ".".join(map(str, MINIMUM))
+INSTALL_HINT = (
+    f"no Pulumi CLI v{MINIMUM_TEXT} or newer on PATH, and no Go to build one: install the Pulumi CLI "
+    "(https://www.pulumi.com/docs/iac/download-install/), then run this again"
+)
+
+
+@dataclass(frozen=True)
+class Cli:
+    bin_dir: pathlib.Path
+    """The folder of the ``pulumi`` binary."""
+    pulumi_home: str | None
+    """The PULUMI_HOME to use; None: the user's, left as it is."""
+    built: bool
+
+
+def cli_version(pulumi: str) -> tuple[int, ...] | None:
+    try:
+        out = subprocess.run([pulumi, "version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.match(r"v?(\d+)\.(\d+)\.(\d+)", out.strip())
+    return tuple(int(part) for part in found.groups()) if found else None
+
+
+def ensure_kubernetes_plugin(pulumi: str) -> None:
+    """The Kubernetes plugin of the version the installed SDK asks for, in the user's plugin
+    cache: installed with the CLI (``pulumi plugin install``) when missing."""
+    wanted = version("pulumi_kubernetes")
+    listed = subprocess.run([pulumi, "plugin", "ls", "--json"], capture_output=True, text=True)
+    plugins = json.loads(listed.stdout or "[]") if listed.returncode == 0 else []
+    if any(p.get("name") == "kubernetes" and p.get("kind") == "resource" and p.get("version") == wanted for p in plugins):
+        return
+    done = subprocess.run([pulumi, "plugin", "install", "resource", "kubernetes", f"v{wanted}"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ToolsUnavailable(f"pulumi plugin install resource kubernetes v{wanted} failed:\n{done.stderr[-2000:]}")
+
+
+def find_cli() -> Cli:
+    """The user's CLI when it is recent enough, else the built one; ``ToolsUnavailable`` with
+    ``INSTALL_HINT`` when neither is possible."""
+    pulumi = shutil.which("pulumi")
+    found = cli_version(pulumi) if pulumi else None
+    if pulumi and found is not None and found >= MINIMUM:
+        ensure_kubernetes_plugin(pulumi)
+        return Cli(pathlib.Path(pulumi).resolve().parent, None, False)
+    if shutil.which("go") is None:
+        raise ToolsUnavailable(INSTALL_HINT)
+    bin_dir = tools_bin()
+    return Cli(bin_dir, str(bin_dir.parent / "pulumi-home"), True)

@@ -1,0 +1,66 @@
+"""The main command on a user's machine: the pulumi CLI on PATH, the user's PULUMI_HOME and
+plugins, nothing built; with neither a CLI nor Go, one message saying what to install."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+import subprocess
+import sys
+
+from ..conftest import ROOT
+
+KUBERNETES = "4.25.0"
+
+
+def project_copy(tmp_path: pathlib.Path) -> pathlib.Path:
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True)
+    shutil.copy(ROOT / "Pulumi.yaml", work)
+    shutil.copy(ROOT / "stacks" / "Pulumi.dev.yaml", work / "stacks")
+    return work
+
+
+def deploy(env: dict[str, str], work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "dev", "--work-dir", str(work)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, tmp_path):
+    cli = tmp_path / "pulumi" / "bin"
+    shutil.copytree(engine["TOOLS_BIN"], cli)
+    home, cache = tmp_path / "home" / ".pulumi", tmp_path / "empty-cache"
+    cache.mkdir()
+    env = {
+        "PATH": f"{cli}:/usr/bin:/bin",
+        "HOME": str(tmp_path / "home"),
+        "PULUMI_HOME": str(home),
+        "PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}",
+        "CONNECTOR_TOOLS_CACHE": str(cache),
+    }
+    (tmp_path / "state").mkdir()
+    assert shutil.which("go", path=env["PATH"]) is None
+    plugin = pathlib.Path(engine["PULUMI_HOME"]) / "plugins" / f"resource-kubernetes-v{KUBERNETES}" / "pulumi-resource-kubernetes"
+    subprocess.run(
+        [cli / "pulumi", "plugin", "install", "resource", "kubernetes", f"v{KUBERNETES}", "-f", plugin], env=env, check=True
+    )
+
+    done = deploy(env, project_copy(tmp_path), "preview")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"pulumi CLI: {cli / 'pulumi'}\n" in done.stdout
+    assert list(cache.iterdir()) == [], "nothing built"
+    assert (home / "plugins" / f"resource-kubernetes-v{KUBERNETES}").is_dir()
+    assert not (home / "plugins" / "resource-connectors-v0.1.0").exists()
+
+
+def test_without_a_cli_or_go_one_message_says_what_to_install(tmp_path):
+    old = tmp_path / "old" / "bin"
+    old.mkdir(parents=True)
+    (old / "pulumi").write_text("#!/bin/sh\necho v3.100.0\n")
+    (old / "pulumi").chmod(0o755)
+    for path in ("/usr/bin:/bin", f"{old}:/usr/bin:/bin"):
+        env = {"PATH": path, "HOME": str(tmp_path), "CONNECTOR_TOOLS_CACHE": str(tmp_path / "cache")}
+        done = deploy(env, project_copy(tmp_path / path.replace("/", "_")), "preview")
+        assert done.returncode == 3
+        assert "no Pulumi CLI v3.274.0 or newer on PATH, and no Go to build one: install the Pulumi CLI" in done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
