@@ -36,6 +36,11 @@ RESOURCES: dict[Kind, Factory] = {
 DEPENDS_ON: dict[Kind, Kind] = {"deployment": "service_account"}
 
 
+def retains(opts: pulumi.ResourceOptions | None) -> bool:
+    """Whether a component's options keep its resources when they leave the stack."""
+    return bool(opts is not None and opts.retain_on_delete)
+
+
 def owned_by_the_program(metadata: Obj) -> Obj:
     """Metadata with the Kubernetes provider's ``patchForce``: the program's values win a
     server-side-apply conflict, so a hand-scaled Deployment is restored on the next ``up``, and
@@ -68,13 +73,16 @@ def create_children(
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload],
     checksum: str | pulumi.Output[str],
     optional: Iterable[OptionalKind],
+    retain_on_delete: bool = False,
 ) -> dict[Kind, pulumi.CustomResource]:
     """A resource per rendered kind: the ServiceAccount, Service and Deployment, and each of
     ``optional`` (the kinds the arguments enable). ``rendered`` is plain objects, or an Output
-    of them when an argument was an Output."""
+    of them when an argument was an Output. ``retain_on_delete``: the component's (Pulumi
+    passes ``protect`` down to children, not this)."""
     resources: dict[Kind, pulumi.CustomResource] = {}
     for kind in (*REQUIRED_KINDS, *optional):
         after = DEPENDS_ON.get(kind)
-        opts = pulumi.ResourceOptions(parent=parent, depends_on=[resources[after]] if after else None)
+        depends_on = [resources[after]] if after else None
+        opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
         resources[kind] = RESOURCES[kind](name, **_parts(rendered, kind, checksum), opts=opts)
     return resources

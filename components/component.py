@@ -10,11 +10,10 @@ import pulumi
 from .args.base import validated
 from .args.connector import ConnectorArgs
 from .args.errors import InvalidArgumentsError
-from .children import create_children
+from .children import create_children, retains
 from .connector_registration import create_registration, registration_route
 from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
-from .registration.resource import Registration
 from .render.connector import render_connector
 
 TYPE_TOKEN = "connectors:index:Connector"
@@ -47,7 +46,7 @@ class ConnectorComponent(pulumi.ComponentResource):
         kube_context: str | None = None,
         label: str | None = None,
         secret_inputs: Collection[str] = (),
-        registration_type: Callable[..., pulumi.CustomResource] = Registration,
+        registration_type: Callable[..., pulumi.CustomResource] | None = None,
     ) -> None:
         """``label`` is how messages name this connector (default ``connector "<name>"``).
 
@@ -78,7 +77,7 @@ class ConnectorComponent(pulumi.ComponentResource):
             bool(set(secret_inputs) - NOT_RENDERED),
         )
         checksum = checksum_input(references)
-        resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
+        resources = create_children(self, name, rendered, checksum, validated.optional_kinds(), retains(opts))
 
         self.endpoint = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.endpoint))
         self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
@@ -98,6 +97,7 @@ class ConnectorComponent(pulumi.ComponentResource):
                 depends_on=[resources["deployment"]],
                 label=label,
                 resource=registration_type,
+                retain_on_delete=retains(opts),
             )
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
         self.register_outputs(self.output_values())

@@ -86,12 +86,13 @@ def create_registration(
     secret_inputs: Collection[str],
     depends_on: list[pulumi.Resource],
     label: str,
-    resource: Callable[..., Any] = Registration,
+    resource: Callable[..., Any] | None = None,
+    retain_on_delete: bool = False,
 ) -> Any:
     """The connector's ``Registration``, a child of ``parent`` created after ``depends_on``;
     ``cluster`` is the kubeconfig (a path or its content) and context of the proxy route;
     ``label`` is how the registration's messages name the connector; ``resource`` the class of
-    the registration (the dynamic ``Registration``, or the component package's own)."""
+    the registration (default the dynamic ``Registration``; the component package has its own)."""
     kubeconfig, kube_context = cluster
     given = reg.model_dump(by_alias=True, exclude={"admin_credentials"})
     values = {i.name: given[i.camel] for i in inputs.TABLE if i.from_config}
@@ -105,4 +106,5 @@ def create_registration(
     )
     if "registration" in secret_inputs:
         values.update({i.name: secret_if(values[i.name], True) for i in inputs.TABLE if i.follows_config})
-    return resource(f"{name}-registration", opts=pulumi.ResourceOptions(parent=parent, depends_on=depends_on), **values)
+    opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
+    return (resource or Registration)(f"{name}-registration", opts=opts, **values)

@@ -6,12 +6,11 @@ one ProxyComponent per entry of its ``proxies``.
 
 from __future__ import annotations
 
-import json
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import pulumi
-import pulumi_kubernetes as k8s
 from pydantic import ValidationError
 
 from .args.connector import ConnectorEntry
@@ -23,15 +22,9 @@ from .connector_registration import registration_route
 from .outputs import camel_case_keys
 from .plain_credentials import warn_of_plain_credentials
 from .proxy_component import ProxyComponent
-from .references import (
-    ClusterReader,
-    NoCluster,
-    ReferenceReader,
-    ReferenceReadError,
-    ResolvedReferences,
-    resolve_references,
-)
+from .references import NoCluster, ReferenceReader, ReferenceReadError, ResolvedReferences, resolve_references
 from .registration.resource import start_provider_early
+from .stack_config import StackSettings, kubernetes_provider, namespaces, read_list_config, reference_reader, stack_settings
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 
@@ -39,20 +32,6 @@ Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 def entry_label(index: int, entry: WorkloadEntry, key: str = "connectors") -> str:
     """How messages name an entry: its place in the list and its (validated) name."""
     return f"{key}[{index}] ({entry.name})"
-
-
-def read_list_config(config: pulumi.Config, key: str) -> Any:
-    """A list setting as written: a missing key is an empty list; anything else is parsed as
-    the JSON Pulumi stores it in, or kept as the plain string it is."""
-    text = config.get(key)
-    if text is None:
-        return []
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise InvalidArgumentsError([f"{key}: nested too deeply to be a list"]) from None
-    except ValueError:
-        return text
 
 
 def parse_entries(raw: Any, model: type[Entry], key: str) -> list[Entry]:
@@ -101,35 +80,18 @@ def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[Pro
         raise InvalidArgumentsError(problems)
 
 
-def check_routes(entries: list[ConnectorEntry], config: pulumi.Config) -> None:
+def check_routes(entries: list[ConnectorEntry], settings: StackSettings) -> None:
     """Every registration's route decided before anything is created; one error for all that cannot work."""
     problems: list[str] = []
     for index, entry in enumerate(entries):
         if entry.spec.registration is None:
             continue
         try:
-            registration_route(entry.spec.registration, config.get("kubeconfig"), config.get("context"))
+            registration_route(entry.spec.registration, settings.kubeconfig, settings.context)
         except InvalidArgumentsError as error:
             problems += error.about(entry_label(index, entry)).problems
     if problems:
         raise InvalidArgumentsError(problems, heading="registration cannot work")
-
-
-def kubernetes_provider(config: pulumi.Config) -> k8s.Provider | None:
-    """Render-to-directory when ``renderDirectory`` is set; else the configured or ambient cluster."""
-    render_directory = config.get("renderDirectory")
-    if render_directory:
-        return k8s.Provider("render", render_yaml_to_directory=render_directory)
-    kubeconfig, context = config.get("kubeconfig"), config.get("context")
-    if kubeconfig or context:
-        return k8s.Provider("cluster", kubeconfig=kubeconfig, context=context)
-    return None
-
-
-def reference_reader(config: pulumi.Config) -> ReferenceReader | NoCluster:
-    if config.get("renderDirectory"):
-        return NoCluster()
-    return ClusterReader(config.get("kubeconfig"), config.get("context"))
 
 
 def resolve_all(
@@ -149,41 +111,78 @@ def resolve_all(
     return resolved
 
 
+def resource_names(entries: Sequence[WorkloadEntry]) -> list[str]:
+    """Each entry's resource name: its name, or ``<namespace>/<name>`` when an entry before it
+    in the list has that name (in another namespace). A stack whose names are unique keeps the
+    names it always had; an entry added below one of the same name leaves that one as it is."""
+    seen: set[str] = set()
+    names = []
+    for entry in entries:
+        names.append(entry.name if entry.name not in seen else f"{entry.namespace}/{entry.name}")
+        seen.add(entry.name)
+    return names
+
+
+def entry_options(
+    entry: WorkloadEntry, base: pulumi.ResourceOptions, namespace: pulumi.Resource | None
+) -> pulumi.ResourceOptions:
+    """The component's options: the stack's provider, the entry's protection, its namespace."""
+    own = pulumi.ResourceOptions(
+        protect=entry.protect or None,
+        retain_on_delete=entry.retain_on_delete or None,
+        depends_on=[namespace] if namespace is not None else None,
+    )
+    return pulumi.ResourceOptions.merge(base, own)
+
+
+def export_outputs(kind: str, entries: Sequence[WorkloadEntry], outputs: list[dict[str, Any]]) -> None:
+    """One map per kind, keyed by ``<namespace>/<name>`` (nothing can overwrite anything). For
+    connectors, also each by its name alone where that is unique and not a map's name, as before
+    those maps existed: kept until version 0.3.0 (README, "Stack outputs")."""
+    pulumi.export(kind, {f"{e.namespace}/{e.name}": out for e, out in zip(entries, outputs, strict=True)})
+    if kind != "connectors":
+        return
+    counts = Counter(e.name for e in entries)
+    for entry, out in zip(entries, outputs, strict=True):
+        if counts[entry.name] == 1 and entry.name not in ("connectors", "proxies"):
+            pulumi.export(entry.name, out)
+
+
 def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
+    settings = stack_settings(config)
     entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))
     check_names_across_kinds(entries, proxies)
-    check_routes(entries, config)
+    if not settings.render_only:
+        check_routes(entries, settings)
     warn_of_plain_credentials(entries, config)
-    reader = reader or reference_reader(config)
+    reader = reader or reference_reader(settings)
     references = resolve_all(entries, reader)
     proxy_references = resolve_all(proxies, reader, "proxies")
-    if any(entry.spec.registration is not None for entry in entries):
+    if any(entry.spec.registration is not None for entry in entries) and not settings.render_only:
         start_provider_early()
-    provider = kubernetes_provider(config)
-    opts = pulumi.ResourceOptions(provider=provider) if provider is not None else None
-    for index, (entry, refs) in enumerate(zip(entries, references, strict=True)):
+    provider = kubernetes_provider(settings)
+    base = pulumi.ResourceOptions(provider=provider)
+    created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
+    connector_outputs = []
+    for index, (entry, name, refs) in enumerate(zip(entries, resource_names(entries), references, strict=True)):
+        args = entry.to_args()
+        if settings.render_only:
+            args = args.model_copy(update={"registration": None})
+        opts = entry_options(entry, base, created.get(entry.namespace))
+        label = entry_label(index, entry)
         connector = ConnectorComponent(
-            entry.name,
-            entry.to_args(),
-            opts,
-            label=entry_label(index, entry),
-            references=refs,
-            kubeconfig=config.get("kubeconfig"),
-            kube_context=config.get("context"),
+            name, args, opts, label=label, references=refs, kubeconfig=settings.kubeconfig, kube_context=settings.context
         )
-        pulumi.export(entry.name, camel_case_keys(connector.output_values()))
-    proxy_outputs = {}
-    for index, (proxy_entry, refs) in enumerate(zip(proxies, proxy_references, strict=True)):
-        proxy = ProxyComponent(
-            proxy_entry.name,
-            proxy_entry.to_args(),
-            opts,
-            label=entry_label(index, proxy_entry, "proxies"),
-            references=refs,
-        )
-        proxy_outputs[proxy_entry.name] = camel_case_keys(proxy.output_values())
+        connector_outputs.append(camel_case_keys(connector.output_values()))
+    export_outputs("connectors", entries, connector_outputs)
+    proxy_outputs = []
+    for index, (proxy_entry, name, refs) in enumerate(zip(proxies, resource_names(proxies), proxy_references, strict=True)):
+        opts = entry_options(proxy_entry, base, created.get(proxy_entry.namespace))
+        label = entry_label(index, proxy_entry, "proxies")
+        proxy = ProxyComponent(name, proxy_entry.to_args(), opts, label=label, references=refs)
+        proxy_outputs.append(camel_case_keys(proxy.output_values()))
     if proxies:
-        pulumi.export("proxies", proxy_outputs)
+        export_outputs("proxies", proxies, proxy_outputs)

@@ -15,7 +15,7 @@ import pulumi
 from .args.base import validated
 from .args.errors import InvalidArgumentsError
 from .args.proxy import BOM_TAG, ProxyArgs
-from .children import create_children
+from .children import create_children, retains
 from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
 from .render.proxy import endpoints, render_proxy
@@ -65,7 +65,7 @@ class ProxyComponent(pulumi.ComponentResource):
 
         rendered = secret_if(render_when_known(validated, render_proxy), bool(set(secret_inputs) - NOT_RENDERED))
         checksum = checksum_input(references)
-        resources = create_children(self, name, rendered, checksum, validated.optional_kinds())
+        resources = create_children(self, name, rendered, checksum, validated.optional_kinds(), retains(opts))
         health, api = endpoints(validated.name, validated.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)

@@ -29,15 +29,12 @@ import os
 import pathlib
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-LOCAL_PASSPHRASE = "local-dev-only"
-OPERATIONS = ["preview", "up", "refresh", "destroy", "urns", "cancel"]
-REGISTRATION_TYPE = "pulumi-python:dynamic/connectors:Registration"
+OPERATIONS = ["preview", "up", "refresh", "destroy", "urns", "cancel", "render", "status"]
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -64,6 +61,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     parser.add_argument("--diff", action="store_true", help="show the detailed diff of every change")
+    parser.add_argument(
+        "--refresh", action="store_true", help="preview/up: read the live objects first, so the diff is against the cluster"
+    )
+    parser.add_argument("--out", metavar="DIR", help="render: the folder the manifests are written to")
+    parser.add_argument(
+        "--shard", metavar="K/N", help="with --stacks: only the K-th of N equal shares of the stacks (CI runners)"
+    )
     parser.add_argument("--target", action="append", default=[], metavar="URN", help="operate on this resource only")
     parser.add_argument("--replace", action="append", default=[], metavar="URN", help="up: replace this resource")
     parser.add_argument(
@@ -81,7 +85,20 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--clear-pending-creates applies to refresh only")
     if options.diff and options.operation not in ("up", "preview"):
         parser.error("--diff applies to up and preview only")
+    if options.refresh and options.operation not in ("up", "preview"):
+        parser.error("--refresh applies to up and preview only")
+    if options.operation == "render" and not options.out:
+        parser.error("render needs --out DIR")
+    if options.shard is not None:
+        options.shard = shard_of(parser, options.shard)
     return options
+
+
+def shard_of(parser: argparse.ArgumentParser, text: str) -> tuple[int, int]:
+    parts = text.split("/")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or not 1 <= int(parts[0]) <= int(parts[1]):
+        parser.error("--shard must be K/N with 1 <= K <= N, e.g. 2/4")
+    return int(parts[0]), int(parts[1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         from scripts.fleet import matching_stacks, run_fleet
 
         work_dir = pathlib.Path(options.work_dir).resolve()
-        stacks = matching_stacks(work_dir, options.stacks)
+        stacks = matching_stacks(work_dir, options.stacks, options.shard)
         if not stacks:
             print(f"no stack in {work_dir / 'stacks'} matches {options.stacks!r}", file=sys.stderr)
             return 2
@@ -99,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         extra += [f"--secrets-provider={options.secrets_provider}"] if options.secrets_provider else []
         extra += ["--skip-checkpoints"] if options.skip_checkpoints else []
         extra += [f"--engine-parallel={options.engine_parallel}"] if options.engine_parallel else []
+        extra += ["--refresh"] if options.refresh else []
         return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
     started = time.monotonic()
     report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
@@ -112,134 +130,18 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def skips_checkpoints(operation: str, asked: bool) -> bool:
-    """Whether the engine runs without intermediate checkpoints. A preview saves no state (its
-    checkpoints are serialized and thrown away: two thirds of a 200-connector preview's time), so
-    it never takes them; the other operations skip them only when asked (see the README's cost)."""
-    return asked or operation == "preview"
-
-
-def open_stack(options: argparse.Namespace) -> Any:
-    """The stack, created or selected, with the engine's environment set on this process."""
-    from pulumi import automation as auto
-
-    from components.program import connectors_program
-    from scripts.engine_tools import engine_env
-    from scripts.pulumi_cli import find_cli
-    from scripts.sdk_inline_server import report_run_errors_once
-
-    work_dir = pathlib.Path(options.work_dir).resolve()
-    cli = find_cli()
-    print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
-    env = engine_env(cli.bin_dir, os.environ.get("PULUMI_CONFIG_PASSPHRASE", LOCAL_PASSPHRASE), cli.pulumi_home)
-    if not os.environ.get("PULUMI_BACKEND_URL"):
-        state = work_dir / ".pulumi-state"
-        state.mkdir(exist_ok=True)
-        env["PULUMI_BACKEND_URL"] = f"file://{state}"
-    if skips_checkpoints(options.operation, options.skip_checkpoints):
-        env["PULUMI_SKIP_CHECKPOINTS"] = "true"
-    os.environ.update(env)
-    os.chdir(work_dir)
-    report_run_errors_once()
-    root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
-    command = auto.PulumiCommand(root=root, skip_version_check=True)
-    return auto.create_or_select_stack(
-        options.stack,
-        project_name="connectors",
-        program=connectors_program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=str(work_dir),
-            pulumi_home=env.get("PULUMI_HOME"),
-            pulumi_command=command,
-            env_vars=env,
-            secrets_provider=options.secrets_provider,
-        ),
-    )
-
-
-@dataclass
-class Run:
-    """One operation on one stack: what it was asked, and what it reports."""
-
-    stack: Any
-    options: argparse.Namespace
-    report: dict[str, Any]
-    registrations: list[str]
-
-    def engine_options(self) -> dict[str, Any]:
-        given = {"target": self.options.target or None, "on_output": print, "on_error": print}
-        return given | ({"parallel": self.options.engine_parallel} if self.options.engine_parallel else {})
-
-    def count_registrations(self, event: Any) -> None:
-        """A registration created in this run (created, or created anew by a replace)."""
-        from pulumi import automation as auto
-
-        outputs = event.res_outputs_event
-        if outputs is not None and outputs.metadata.type == REGISTRATION_TYPE:
-            if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
-                self.registrations.append(outputs.metadata.urn)
-
-    def preview(self) -> None:
-        preview = self.stack.preview(diff=self.options.diff, replace=self.options.replace or None, **self.engine_options())
-        self.report["changes"] = without_same(preview.change_summary)
-
-    def up(self) -> None:
-        result = self.stack.up(
-            on_event=self.count_registrations,
-            diff=self.options.diff,
-            replace=self.options.replace or None,
-            **self.engine_options(),
-        )
-        self.report["changes"] = without_same(result.summary.resource_changes)
-        for key, value in result.outputs.items():
-            print(f"{key}: {'[secret]' if value.secret else value.value}")
-
-    def refresh(self) -> None:
-        options = {k: v for k, v in self.engine_options().items() if k != "parallel"}
-        self.stack.refresh(clear_pending_creates=self.options.clear_pending_creates or None, **options)
-
-    def destroy(self) -> None:
-        self.stack.destroy(**self.engine_options())
-
-    def cancel(self) -> None:
-        self.stack.cancel()
-        print(f"stack {self.options.stack}: lock released")
-
-    def urns(self) -> None:
-        for resource in self.stack.export_stack().deployment.get("resources", []):
-            print(resource["urn"])
-
-
 def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
-    from pulumi import automation as auto
+    if options.operation == "render":
+        from scripts.render_stack import render
 
-    from scripts.engine_tools import ToolsUnavailable
+        return render(options)
+    if options.operation == "status":
+        from scripts.stack_status import status
 
-    try:
-        stack = open_stack(options)
-    except ToolsUnavailable as error:
-        print(f"deploy.py: {error}", file=sys.stderr)
-        return 3
-    except auto.CommandError as error:  # the CLI said why (a wrong passphrase, a backend down): that line, no traceback
-        print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
-        return 1
-    operation = Run(stack, options, report, registrations)
-    try:
-        getattr(operation, options.operation)()
-    except auto.CommandError:
-        return 1
-    report["result"] = "succeeded"
-    return 0
+        return status(options)
+    from scripts.stack_run import run as run_operation
 
-
-def cli_error(error: Exception) -> str:
-    """The CLI's own error lines of a failed command, without the Automation API's framing."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip().startswith("error:")]
-    return "; ".join(lines) or "the pulumi CLI failed"
-
-
-def without_same(changes: dict[str, int] | None) -> dict[str, int]:
-    return {op: n for op, n in (changes or {}).items() if op != "same" and n}
+    return run_operation(options, report, registrations)
 
 
 if __name__ == "__main__":

@@ -35,10 +35,16 @@ class StackRun:
     error: str = ""
 
 
-def matching_stacks(work_dir: pathlib.Path, pattern: str) -> list[str]:
-    """The stacks whose config file ``stacks/Pulumi.<name>.yaml`` matches ``pattern`` (a shell pattern)."""
+def matching_stacks(work_dir: pathlib.Path, pattern: str, shard: tuple[int, int] | None = None) -> list[str]:
+    """The stacks whose config file ``stacks/Pulumi.<name>.yaml`` matches ``pattern`` (a shell
+    pattern), in name order; with ``shard`` (K, N), every N-th of them from the K-th: N runners
+    given 1/N .. N/N split the stacks between them, each stack to exactly one."""
     names = (p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (work_dir / "stacks").glob("Pulumi.*.yaml"))
-    return sorted(name for name in names if fnmatch.fnmatchcase(name, pattern))
+    found = sorted(name for name in names if fnmatch.fnmatchcase(name, pattern))
+    if shard is None:
+        return found
+    k, n = shard
+    return found[k - 1 :: n]
 
 
 def changes_text(changes: dict[str, int]) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
-from scripts.deploy import arguments, skips_checkpoints
+from scripts.deploy import arguments
+from scripts.stack_run import LOCAL_PASSPHRASE, SettingsError, passphrase, skips_checkpoints
 
 
 @pytest.mark.parametrize(
@@ -25,3 +27,41 @@ def test_only_a_preview_skips_checkpoints_unasked(operation, asked, skipped):
 def test_skip_checkpoints_is_an_option_of_every_operation():
     assert arguments(["up", "--skip-checkpoints"]).skip_checkpoints is True
     assert arguments(["up"]).skip_checkpoints is False
+
+
+def stack_file(tmp_path, **settings):
+    (tmp_path / "stacks").mkdir(exist_ok=True)
+    (tmp_path / "stacks" / "Pulumi.s.yaml").write_text(yaml.safe_dump({"config": {}, **settings}))
+    return tmp_path
+
+
+@pytest.mark.parametrize("backend", ["postgres://team-db/pulumi", "s3://team-state", "https://api.pulumi.com"])
+def test_the_local_passphrase_is_refused_for_a_shared_backend(monkeypatch, tmp_path, backend):
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
+    monkeypatch.setenv("PULUMI_BACKEND_URL", backend)
+    with pytest.raises(SettingsError, match=r"set PULUMI_CONFIG_PASSPHRASE .* or give the stack a KMS secrets provider"):
+        passphrase(stack_file(tmp_path), "s", None)
+    monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "team-secret")
+    assert passphrase(tmp_path, "s", None) == "team-secret"
+
+
+def test_the_local_passphrase_serves_local_state_and_kms_stacks_need_none(monkeypatch, tmp_path):
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
+    for backend in (None, f"file://{tmp_path}/state"):
+        if backend is None:
+            monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
+        else:
+            monkeypatch.setenv("PULUMI_BACKEND_URL", backend)
+        assert passphrase(stack_file(tmp_path), "s", None) == LOCAL_PASSPHRASE
+    monkeypatch.setenv("PULUMI_BACKEND_URL", "postgres://team-db/pulumi")
+    assert passphrase(stack_file(tmp_path, secretsprovider="awskms://alias/state"), "s", None) is None
+    assert passphrase(stack_file(tmp_path), "s", "gcpkms://projects/p/keys/k") is None
+
+
+def test_flags_that_belong_to_other_operations_are_refused():
+    for argv in (["render"], ["destroy", "--refresh"], ["up", "--stacks", "p-*", "--shard", "3/2"]):
+        with pytest.raises(SystemExit):
+            arguments(argv)
+    assert arguments(["up", "--stacks", "p-*", "--shard", "2/4"]).shard == (2, 4)

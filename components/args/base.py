@@ -81,6 +81,10 @@ class EntryIdentity(Identity):
 
     namespace: DnsLabel
     """The namespace of every object."""
+    protect: bool = False
+    """Protect the entry's resources: a destroy, or the entry's removal, stops with an error instead of deleting them."""
+    retain_on_delete: bool = False
+    """Keep the entry's Kubernetes objects (and its record on the platform) when its resources leave the stack."""
 
     def flattened(self, spec: BaseModel) -> dict[str, Any]:
         """The spec's fields and the identity's, as the matching ``...Args`` take them."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pulumi
 from pydantic import ValidationError
@@ -93,6 +94,16 @@ def kind_of(value: object) -> str:
 UNION_TAG = re.compile(r"^(str|int|float|bool|list\[.*\]|dict\[.*\]|[a-z-]+\[.*\])$")
 
 
+def string_hint(item: Any, path: str) -> str:
+    """How to give a string from the CLI, for a number or boolean where a string is wanted: a
+    new key set by ``pulumi config set --path`` takes the type the value looks like."""
+    wanted_string = item["type"] == "string_type" or "must be a string" in item["msg"]
+    from_config = path.startswith(("connectors[", "proxies["))
+    if not (wanted_string and from_config and isinstance(item.get("input"), (bool, int, float))):
+        return ""
+    return f"; quote it in YAML, or from the CLI: pulumi config set --path --type string '{path}' <value>"
+
+
 def describe(error: ValidationError, prefix: str = "") -> list[str]:
     """Turn pydantic's errors into ``path: what is wrong (got <kind>)`` lines, naming unknown fields."""
     problems: list[str] = []
@@ -114,6 +125,7 @@ def describe(error: ValidationError, prefix: str = "") -> list[str]:
             message = "required field is missing"
         else:
             message = f"{item['msg'].removeprefix('Value error, ')} (got {kind_of(item.get('input'))})"
+            message += string_hint(item, path)
         line = f"{path}: {message}"
         if line not in problems:
             problems.append(line)

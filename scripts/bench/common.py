@@ -75,7 +75,7 @@ def write_result(out: pathlib.Path, name: str, summary: dict[str, Any]) -> None:
 
 def preview_as_deployed(stack: Any) -> Any:
     """A preview as ``deploy.py preview`` runs it: without checkpoints (it saves no state)."""
-    from scripts.deploy import skips_checkpoints
+    from scripts.stack_run import skips_checkpoints
 
     env = stack.workspace.env_vars
     before = env.get("PULUMI_SKIP_CHECKPOINTS")

@@ -1,7 +1,8 @@
 """A stack written before the package had its rooms (``tests/data/pre-layout-stack``: a state
 exported from commit 9fa4c36, whose pickled registration provider names the module
 ``components.registration``) is refreshed, updated and destroyed by today's code: nothing is
-replaced, nothing reaches the platform, the uuid stays."""
+replaced, nothing reaches the platform, the uuid stays. A connector of the same name added in
+another namespace is created beside it, registering once, and changes nothing of the old one."""
 
 from __future__ import annotations
 
@@ -81,7 +82,17 @@ def test_a_stack_from_before_the_layout_is_refreshed_updated_and_destroyed_uncha
         assert updated.outputs["x509"].value["registration"]["uuid"] == old["outputs"]["uuid"]
         assert updated.outputs["x509"].value["currentImage"] == "r.example/x509:1.1.0"
 
+        # The same connector in a second namespace: created beside, the first one left as it is.
+        config.append({**config[0], "namespace": "prod"})
+        stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(config)))
+        spread = stack.up()
+        assert set(changes(spread.summary.resource_changes)) == {"create"}, spread.summary.resource_changes
+        maps = spread.outputs["connectors"].value
+        assert maps["ilm/x509"]["registration"]["uuid"] == old["outputs"]["uuid"]
+        assert maps["prod/x509"]["registration"]["uuid"] != old["outputs"]["uuid"]
+        assert double.calls == [("POST", "/v2/connector/register")]
+
         destroyed = stack.destroy()
         assert destroyed.summary.resource_changes.get("delete", 0) >= 15
         assert stack.export_stack().deployment.get("resources") in (None, [])
-    assert double.calls == []
+    assert double.calls == [("POST", "/v2/connector/register")]

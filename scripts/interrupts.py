@@ -1,0 +1,114 @@
+"""A run ended by SIGTERM (a cancelled CI job) or Ctrl-C: the engine is cancelled the graceful
+way, with the CLI's own interrupt (SIGINT: it finishes the steps in flight, saves the state and
+releases the stack's lock), waited for within a bound, and no process is left behind.
+
+This process becomes a "subreaper" (Linux ``PR_SET_CHILD_SUBREAPER``), so that the CLI's
+plugins (the Kubernetes plugin, the dynamic-provider host) stay its descendants even when the
+CLI exits before them; once an interrupted CLI is done, or the bound passed, whatever is left
+of them is killed. A second signal kills everything at once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+GRACE_SECONDS = 60.0
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@dataclass
+class Interrupted:
+    signal: int | None = None
+    cli: list[int] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int | None:
+        return 128 + self.signal if self.signal else None
+
+
+def _process_table() -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command name), from /proc."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        fields = text[text.rindex(")") + 2 :].split()
+        if fields[0] != "Z":  # zombies are gone already
+            table[int(entry)] = (int(fields[1]), name)
+    return table
+
+
+def descendants(pid: int) -> list[int]:
+    table = _process_table()
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [p for p, (ppid, _) in table.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def _kill(pids: list[int], sig: int) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
+
+
+def _become_subreaper() -> None:
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _clean_up(state: Interrupted, grace: float) -> None:
+    """Waits for the interrupted CLI within ``grace``, then kills what is left."""
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(pid in _process_table() for pid in state.cli):
+        time.sleep(0.2)
+    _kill(descendants(os.getpid()), signal.SIGKILL)
+
+
+@contextmanager
+def graceful_interrupts(grace: float = GRACE_SECONDS) -> Iterator[Interrupted]:
+    """For the block: SIGTERM and SIGINT cancel the CLI gracefully (see the module)."""
+    state = Interrupted()
+    _become_subreaper()
+
+    def handle(signum: int, _frame: object) -> None:
+        if state.signal is not None:
+            _kill(descendants(os.getpid()), signal.SIGKILL)
+            return
+        state.signal = signum
+        table = _process_table()
+        state.cli = [pid for pid, (ppid, name) in table.items() if ppid == os.getpid() and name == "pulumi"]
+        print("deploy.py: interrupted: cancelling the engine; the state keeps what was done", file=sys.stderr, flush=True)
+        same_group = all(os.getpgid(pid) == os.getpgrp() for pid in state.cli)
+        if signum == signal.SIGTERM or not same_group:  # a terminal's Ctrl-C reached the CLI already
+            _kill(state.cli, signal.SIGINT)
+        threading.Thread(target=_clean_up, args=(state, grace), daemon=True).start()
+
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield state
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if state.signal is not None:
+            _clean_up(state, grace)

@@ -1,0 +1,53 @@
+"""``deploy.py render --stack S --out DIR``: a stack's manifests in a folder, and nothing else
+(as ``helm template``): no state of the stack is read or written, no cluster is touched and
+nothing is registered.
+
+The program runs on a copy of the stack (its config file, with ``renderDirectory`` set to DIR
+and ``renderOnly``, which leaves the registrations out) whose state lives in a temporary
+folder, thrown away afterwards: the files are the ones render mode writes, by construction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import shutil
+import tempfile
+
+import yaml
+
+
+def render(options: argparse.Namespace) -> int:
+    from scripts.stack_run import run
+
+    source = pathlib.Path(options.work_dir).resolve()
+    settings = source / "stacks" / f"Pulumi.{options.stack}.yaml"
+    if not settings.exists():
+        print(f"deploy.py: no stack file {settings}", flush=True)
+        return 2
+    out = pathlib.Path(options.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="render-") as folder:
+        work = pathlib.Path(folder) / "project"
+        (work / "stacks").mkdir(parents=True)
+        shutil.copy(source / "Pulumi.yaml", work / "Pulumi.yaml")
+        document = yaml.safe_load(settings.read_text()) or {}
+        config = document.setdefault("config", {})
+        config.update({"connectors:renderDirectory": str(out), "connectors:renderOnly": "true"})
+        (work / "stacks" / settings.name).write_text(yaml.safe_dump(document, sort_keys=False))
+        backend = os.environ.get("PULUMI_BACKEND_URL")
+        os.environ["PULUMI_BACKEND_URL"] = f"file://{pathlib.Path(folder) / 'state'}"
+        (pathlib.Path(folder) / "state").mkdir()
+        try:
+            copy = argparse.Namespace(**{**vars(options), "operation": "up", "work_dir": str(work), "skip_checkpoints": True})
+            code = run(copy, {"changes": {}}, [])
+        finally:
+            os.chdir(source)
+            if backend is None:
+                os.environ.pop("PULUMI_BACKEND_URL", None)
+            else:
+                os.environ["PULUMI_BACKEND_URL"] = backend
+    if code == 0:
+        print(f"manifests of stack {options.stack} written to {out}")
+    return code

@@ -1,0 +1,182 @@
+"""One operation on one stack through the real engine: the stack opened with the CLI and the
+secrets it needs, the operation run, what it changed reported; a SIGTERM or Ctrl-C cancels the
+engine the graceful way (``interrupts``)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+LOCAL_PASSPHRASE = "local-dev-only"
+REGISTRATION_TYPE = "pulumi-python:dynamic/connectors:Registration"
+
+
+class SettingsError(RuntimeError):
+    """The run cannot start as set up (a secret that must be given); the message says what to set."""
+
+
+def skips_checkpoints(operation: str, asked: bool) -> bool:
+    """Whether the engine runs without intermediate checkpoints. A preview saves no state (its
+    checkpoints are serialized and thrown away: two thirds of a 200-connector preview's time), so
+    it never takes them; the other operations skip them only when asked (see the README's cost)."""
+    return asked or operation == "preview"
+
+
+def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None) -> str | None:
+    """The passphrase for the stack's secrets: the user's, or the local default only where the
+    state is a local folder; None where a KMS provider (or a passphrase file) keeps them."""
+    given = os.environ.get("PULUMI_CONFIG_PASSPHRASE")
+    if given is not None:
+        return given
+    settings = work_dir / "stacks" / f"Pulumi.{stack}.yaml"
+    in_file = (yaml.safe_load(settings.read_text()) or {}).get("secretsprovider") if settings.exists() else None
+    provider = secrets_provider or in_file or "passphrase"
+    if provider != "passphrase" or os.environ.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
+        return None
+    backend = os.environ.get("PULUMI_BACKEND_URL", "")
+    if backend and not backend.startswith("file://"):
+        raise SettingsError(
+            "the state backend (PULUMI_BACKEND_URL) is shared, not a local folder: set PULUMI_CONFIG_PASSPHRASE (or "
+            "PULUMI_CONFIG_PASSPHRASE_FILE) to the team's passphrase, or give the stack a KMS secrets provider "
+            "(--secrets-provider awskms://..., gcpkms://, azurekeyvault://, hashivault://); the local default is not used there"
+        )
+    return LOCAL_PASSPHRASE
+
+
+def open_stack(options: argparse.Namespace) -> Any:
+    """The stack, created or selected, with the engine's environment set on this process."""
+    from pulumi import automation as auto
+
+    from components.program import connectors_program
+    from scripts.engine_tools import engine_env
+    from scripts.pulumi_cli import find_cli
+    from scripts.sdk_inline_server import report_run_errors_once
+
+    work_dir = pathlib.Path(options.work_dir).resolve()
+    secret = passphrase(work_dir, options.stack, options.secrets_provider)
+    cli = find_cli()
+    print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
+    env = engine_env(cli.bin_dir, secret or "", cli.pulumi_home)
+    if secret is None:
+        del env["PULUMI_CONFIG_PASSPHRASE"]
+    if not os.environ.get("PULUMI_BACKEND_URL"):
+        state = work_dir / ".pulumi-state"
+        state.mkdir(exist_ok=True)
+        env["PULUMI_BACKEND_URL"] = f"file://{state}"
+    if skips_checkpoints(options.operation, options.skip_checkpoints):
+        env["PULUMI_SKIP_CHECKPOINTS"] = "true"
+    os.environ.update(env)
+    os.chdir(work_dir)
+    report_run_errors_once()
+    root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
+    command = auto.PulumiCommand(root=root, skip_version_check=True)
+    return auto.create_or_select_stack(
+        options.stack,
+        project_name="connectors",
+        program=connectors_program,
+        opts=auto.LocalWorkspaceOptions(
+            work_dir=str(work_dir),
+            pulumi_home=env.get("PULUMI_HOME"),
+            pulumi_command=command,
+            env_vars=env,
+            secrets_provider=options.secrets_provider,
+        ),
+    )
+
+
+@dataclass
+class Run:
+    """One operation on one stack: what it was asked, and what it reports."""
+
+    stack: Any
+    options: argparse.Namespace
+    report: dict[str, Any]
+    registrations: list[str]
+
+    def engine_options(self) -> dict[str, Any]:
+        given = {"target": self.options.target or None, "on_output": print, "on_error": print}
+        return given | ({"parallel": self.options.engine_parallel} if self.options.engine_parallel else {})
+
+    def count_registrations(self, event: Any) -> None:
+        """A registration created in this run (created, or created anew by a replace)."""
+        from pulumi import automation as auto
+
+        outputs = event.res_outputs_event
+        if outputs is not None and outputs.metadata.type == REGISTRATION_TYPE:
+            if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
+                self.registrations.append(outputs.metadata.urn)
+
+    def preview(self) -> None:
+        options = {"diff": self.options.diff, "replace": self.options.replace or None, "refresh": self.options.refresh or None}
+        preview = self.stack.preview(**options, **self.engine_options())
+        self.report["changes"] = without_same(preview.change_summary)
+
+    def up(self) -> None:
+        result = self.stack.up(
+            on_event=self.count_registrations,
+            diff=self.options.diff,
+            replace=self.options.replace or None,
+            refresh=self.options.refresh or None,
+            **self.engine_options(),
+        )
+        self.report["changes"] = without_same(result.summary.resource_changes)
+        for key, value in result.outputs.items():
+            print(f"{key}: {'[secret]' if value.secret else value.value}")
+
+    def refresh(self) -> None:
+        options = {k: v for k, v in self.engine_options().items() if k != "parallel"}
+        self.stack.refresh(clear_pending_creates=self.options.clear_pending_creates or None, **options)
+
+    def destroy(self) -> None:
+        self.stack.destroy(**self.engine_options())
+
+    def cancel(self) -> None:
+        self.stack.cancel()
+        print(f"stack {self.options.stack}: lock released")
+
+    def urns(self) -> None:
+        for resource in self.stack.export_stack().deployment.get("resources", []):
+            print(resource["urn"])
+
+
+def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
+    from pulumi import automation as auto
+
+    from scripts.engine_tools import ToolsUnavailable
+    from scripts.interrupts import graceful_interrupts
+
+    try:
+        stack = open_stack(options)
+    except ToolsUnavailable as error:
+        print(f"deploy.py: {error}", file=sys.stderr)
+        return 3
+    except SettingsError as error:
+        print(f"deploy.py: {error}", file=sys.stderr)
+        return 2
+    except auto.CommandError as error:  # the CLI said why (a wrong passphrase, a backend down): that line, no traceback
+        print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
+        return 1
+    operation = Run(stack, options, report, registrations)
+    with graceful_interrupts() as interrupted:
+        try:
+            getattr(operation, options.operation)()
+        except auto.CommandError:
+            return interrupted.exit_code or 1
+    report["result"] = "succeeded"
+    return 0
+
+
+def cli_error(error: Exception) -> str:
+    """The CLI's own error lines of a failed command, without the Automation API's framing."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip().startswith("error:")]
+    return "; ".join(lines) or "the pulumi CLI failed"
+
+
+def without_same(changes: dict[str, int] | None) -> dict[str, int]:
+    return {op: n for op, n in (changes or {}).items() if op != "same" and n}

@@ -1,0 +1,135 @@
+"""``deploy.py status --stack S``: a table of the stack's connectors and proxies, as
+``kubectl get connector`` shows them: namespace, image, ready replicas (from the cluster when
+it can be reached), the registration's uuid and status in state, and the platform's status
+when admin credentials are configured. Read-only: nothing changes the state or the platform.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from typing import Any
+
+COMPONENTS = {"connectors:index:Connector": "connector", "connectors:index:Proxy": "proxy"}
+REGISTRATIONS = {"pulumi-python:dynamic/connectors:Registration", "connectors:index:Registration"}
+
+
+@dataclass
+class Row:
+    kind: str
+    name: str
+    namespace: str = "-"
+    image: str = "-"
+    ready: str = "-"
+    uuid: str = "-"
+    status: str = "-"
+    platform: str = "-"
+
+
+def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[str, Any]]]:
+    """A row per component from the state, and each component's Deployment by its URN."""
+    rows, deployments, by_urn = {}, {}, {}
+    for resource in resources:
+        kind, parent, outputs = resource["type"], resource.get("parent"), resource.get("outputs", {})
+        if kind in COMPONENTS:
+            rows[resource["urn"]] = Row(COMPONENTS[kind], resource["urn"].rsplit("::", 1)[-1])
+            rows[resource["urn"]].image = str(outputs.get("current_image") or outputs.get("currentImage") or "-")
+        elif kind == "kubernetes:apps/v1:Deployment" and parent:
+            deployments[parent] = resource
+        elif kind in REGISTRATIONS and parent:
+            by_urn[parent] = resource
+    for urn, deployment in deployments.items():
+        if urn in rows:
+            rows[urn].namespace = deployment["inputs"]["metadata"].get("namespace", "default")
+    for urn, registration in by_urn.items():
+        if urn in rows:
+            rows[urn].uuid = str(registration.get("outputs", {}).get("uuid") or "-")
+            rows[urn].status = str(registration.get("outputs", {}).get("status") or "-")
+    return list(rows.values()), {urn: d for urn, d in deployments.items() if urn in rows}
+
+
+def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | None, context: str | None) -> dict[str, str]:
+    """``ready/desired`` of each Deployment, read from the cluster; empty when it cannot be reached."""
+    from kubernetes import client
+
+    from components.registration.cluster_access import client_configuration
+
+    try:
+        apps = client.AppsV1Api(client.ApiClient(client_configuration(kubeconfig, context)))
+        found = {}
+        for urn, deployment in deployments.items():
+            meta = deployment["inputs"]["metadata"]
+            live = apps.read_namespaced_deployment(meta["name"], meta.get("namespace", "default"), _request_timeout=10)
+            found[urn] = f"{live.status.ready_replicas or 0}/{live.spec.replicas}"
+        return found
+    except Exception:  # unreachable, refused, not there: the column says "-"
+        return {}
+
+
+SECRET_SIG = "4dabf18193072939515e22adb298388d"
+
+
+def plain(value: Any) -> Any:
+    """A value of an exported state with its secrets shown (``{sig, plaintext}`` as the value)."""
+    if isinstance(value, dict) and SECRET_SIG in value:
+        return plain(json.loads(value["plaintext"])) if "plaintext" in value else None
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def platform_status(registration: dict[str, Any]) -> str:
+    """The platform's status of the record, with the registration's own admin credentials (a read)."""
+    from components.registration.errors import RegistrationError
+    from components.registration.provider import platform_api
+
+    props = {k: plain(v) for k, v in registration.get("outputs", {}).items() if not k.startswith("__")}
+    if not props.get("admin_credentials"):
+        return "-"
+    try:
+        record = platform_api({**props, "deadline_seconds": 20}).get(str(props["uuid"]))
+    except (RegistrationError, KeyError):
+        return "unreachable"
+    return record.status if record is not None else "not on the platform"
+
+
+def status(options: argparse.Namespace) -> int:
+    from pulumi import automation as auto
+
+    from scripts.stack_run import open_stack
+
+    options.operation = "status"
+    try:
+        stack = open_stack(options)
+        resources = stack.export_stack().deployment.get("resources", [])
+        config = {key: value.value for key, value in stack.get_all_config().items()}
+    except auto.CommandError as error:
+        from scripts.stack_run import cli_error
+
+        print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
+        return 1
+    rows, deployments = rows_of(resources)
+    render_mode = bool(config.get("connectors:renderDirectory"))
+    kubeconfig = config.get("connectors:kubeconfig") or config.get("kubernetes:kubeconfig")
+    context = config.get("connectors:context") or config.get("kubernetes:context")
+    ready = {} if render_mode else ready_replicas(deployments, kubeconfig, context)
+    registrations = {r.get("parent"): r for r in resources if r["type"] in REGISTRATIONS}
+    for row, urn in zip(rows, [r["urn"] for r in resources if r["type"] in COMPONENTS], strict=True):
+        row.ready = ready.get(urn, "-")
+        if urn in registrations:
+            row.platform = platform_status(registrations[urn])
+    print_table(rows)
+    if not render_mode and deployments and not ready:
+        print("(the cluster could not be reached: ready replicas unknown)")
+    return 0
+
+
+def print_table(rows: list[Row]) -> None:
+    header = Row("KIND", "NAME", "NAMESPACE", "IMAGE", "READY", "UUID", "STATUS", "PLATFORM")
+    cells = [[str(getattr(r, f)) for f in Row.__dataclass_fields__] for r in [header, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    for row in cells:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())

@@ -1,0 +1,189 @@
+"""The main command as a team uses it day one (``scripts/deploy.py`` in a project folder of its
+own): ``render`` like ``helm template``, ``status`` like ``kubectl get connector``, protection
+and retention per entry, config set by path with the real CLI, and a SIGTERM mid-run."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import yaml
+
+from scripts.interrupts import descendants
+
+from ..conftest import ROOT
+from ..platform_double import ADMIN_TOKEN, platform_double
+
+DEPLOY = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
+
+
+def project(tmp_path: pathlib.Path, stack: str, config: dict[str, Any] | None = None) -> pathlib.Path:
+    """A project folder with one stack file: a copy of ``stacks/`` one, or ``config``."""
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "Pulumi.yaml", work)
+    target = work / "stacks" / f"Pulumi.{stack}.yaml"
+    if config is None:
+        shutil.copy(ROOT / "stacks" / f"Pulumi.{stack}.yaml", target)
+    else:
+        target.write_text(yaml.safe_dump({"config": config}, sort_keys=False))
+    return work
+
+
+def deploy(work: pathlib.Path, *args: str, stack: str = "dev", check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+    done = subprocess.run([*DEPLOY, *args, "--stack", stack, "--work-dir", str(work)], env=env, capture_output=True, text=True)
+    if check:
+        assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    return done
+
+
+def files(folder: pathlib.Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text() for p in sorted(folder.rglob("*.yaml"))}
+
+
+def connector(name: str, platform_url: str | None = None, **entry: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {"image": {"repository": "r.example/x509", "tag": "1.0.0"}}
+    if platform_url:
+        spec["registration"] = {"platformUrl": platform_url, "name": name.upper(), "authType": "none", "deadlineSeconds": 30}
+    return {"name": name, "namespace": "ilm", **entry, "spec": spec}
+
+
+def test_render_writes_render_modes_files_and_touches_no_state(tmp_path):
+    work = project(tmp_path, "dev")
+    deploy(work, "render", "--out", str(tmp_path / "out"))
+    assert not (work / ".pulumi-state" / ".pulumi" / "stacks").exists(), "render keeps no state of the stack"
+    deploy(work, "up")
+    assert files(tmp_path / "out") == files(work / "rendered") != {}
+
+
+def test_render_of_a_registering_stack_registers_nothing(tmp_path):
+    work = project(tmp_path, "with-registration")
+    deploy(work, "render", "--out", str(tmp_path / "out"), stack="with-registration")
+    kinds = {yaml.safe_load(text)["kind"] for text in files(tmp_path / "out").values()}
+    assert {"Deployment", "Service", "ServiceAccount"} <= kinds
+
+
+def test_status_shows_each_connector_and_changes_nothing(tmp_path):
+    with platform_double() as double:
+        admin = {"adminCredentials": {"bearerToken": ADMIN_TOKEN}}
+        entries = [connector("x509", double.url), connector("tsa", double.url)]
+        entries[1]["spec"]["registration"].update(admin)
+        work = project(tmp_path, "s", {"connectors:renderDirectory": "rendered", "connectors:connectors": entries})
+        deploy(work, "up", stack="s")
+        (state,) = (work / ".pulumi-state").rglob("s.json")
+        before = state.read_bytes()
+        table = deploy(work, "status", stack="s").stdout.splitlines()
+        calls = list(double.calls)
+    assert state.read_bytes() == before
+    header = next(i for i, line in enumerate(table) if line.startswith("KIND"))
+    rows = {line.split()[1]: line.split() for line in table[header + 1 :] if line.strip()}
+    uuids = {r.name: uuid for uuid, r in double.records.items()}
+    assert rows["x509"] == ["connector", "x509", "ilm", "r.example/x509:1.0.0", "-", uuids["X509"], "waitingForApproval", "-"]
+    assert rows["tsa"][5:] == [uuids["TSA"], "waitingForApproval", "waitingForApproval"]
+    assert calls[-1][0] == "GET" and all(method in ("GET", "POST") for method, _ in calls)
+
+
+def test_protect_stops_a_destroy_and_retain_on_delete_keeps_the_objects(tmp_path):
+    entries = [connector("kept", retainOnDelete=True), connector("guarded", protect=True), connector("plain")]
+    config = {"connectors:renderDirectory": "rendered", "connectors:connectors": entries}
+    work = project(tmp_path, "p", config)
+    deploy(work, "up", stack="p")
+    refused = deploy(work, "destroy", stack="p", check=False)
+    assert refused.returncode != 0 and "protect" in refused.stdout + refused.stderr
+    assert any("guarded" in name for name in files(work / "rendered"))
+    entries[1]["protect"] = False
+    project(tmp_path, "p", config)
+    deploy(work, "up", stack="p")
+    deploy(work, "destroy", stack="p")
+    left = files(work / "rendered")
+    assert left and all("-kept" in name for name in left), sorted(left)
+
+
+def pulumi_cli(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    from scripts.engine_tools import engine_env, tools_bin
+
+    env = {**os.environ, **engine_env(tools_bin(), "local-dev-only"), "PULUMI_BACKEND_URL": f"file://{work / '.pulumi-state'}"}
+    return subprocess.run(["pulumi", *args], cwd=work, env=env, capture_output=True, text=True)
+
+
+def test_config_set_by_path_with_the_real_cli(tmp_path):
+    """The README's edits: one connector's tag, one env value as a secret; a new value that
+    looks like a number is stored as one, and the error says how to give a string."""
+    work = project(tmp_path, "dev")
+    deploy(work, "preview")
+    for args in (
+        ["config", "set", "--path", "connectors[0].spec.image.tag", "1.3.2"],
+        ["config", "set", "--path", "--secret", "connectors[0].spec.env[1].value", "DEBUG"],
+        ["config", "set", "--path", "connectors[0].spec.env[2].name", "GRPC_PORT"],
+        ["config", "set", "--path", "connectors[0].spec.env[2].value", "9090"],
+    ):
+        done = pulumi_cli(work, *args, "--stack", "dev")
+        assert done.returncode == 0, done.stderr
+    failed = deploy(work, "preview", check=False)
+    assert failed.returncode != 0
+    assert (
+        "connectors[0].spec.env[2].value: Input should be a valid string (got an integer); quote it in YAML, or from the "
+        "CLI: pulumi config set --path --type string 'connectors[0].spec.env[2].value' <value>"
+    ) in failed.stdout
+    done = pulumi_cli(
+        work, "config", "set", "--path", "--type", "string", "connectors[0].spec.env[2].value", "9090", "--stack", "dev"
+    )
+    assert done.returncode == 0, done.stderr
+    deploy(work, "up")
+    (deployment,) = [t for n, t in files(work / "rendered").items() if "deployment" in n]
+    container = yaml.safe_load(deployment)["spec"]["template"]["spec"]["containers"][0]
+    assert container["image"].endswith(":1.3.2")
+    assert {"name": "GRPC_PORT", "value": "9090"} in container["env"] and {"name": "LOG_LEVEL", "value": "DEBUG"} in container[
+        "env"
+    ]
+    assert "secure:" in (work / "stacks" / "Pulumi.dev.yaml").read_text()
+
+
+def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path):
+    with platform_double() as double:
+        double.register_gate = threading.Event()
+        entries = [connector("x509", double.url)]
+        work = project(tmp_path, "t", {"connectors:renderDirectory": "rendered", "connectors:connectors": entries})
+        env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+        run = subprocess.Popen(
+            [*DEPLOY, "up", "--stack", "t", "--work-dir", str(work)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not double.calls and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.2)
+            assert double.calls, "the registration was never sent"
+            running = descendants(run.pid)
+            assert running
+            run.send_signal(signal.SIGTERM)
+            output, _ = run.communicate(timeout=120)
+        finally:
+            double.register_gate.set()
+            if run.poll() is None:
+                run.kill()
+    assert run.returncode == 128 + signal.SIGTERM, output[-3000:]
+    assert "interrupted: cancelling the engine" in output
+    left = [pid for pid in running if pathlib.Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
+    assert left == [], left
+    urns = deploy(work, "urns", stack="t").stdout
+    assert "kubernetes:apps/v1:Deployment::x509" in urns, "the state keeps what was done; the lock is released"
+
+
+def _state(pid: int) -> str:
+    try:
+        text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return "Z"
+    return text[text.rindex(")") + 2 :].split()[0]
