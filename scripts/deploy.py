@@ -108,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
 
         work_dir = pathlib.Path(options.work_dir).resolve()
         stacks = matching_stacks(work_dir, options.stacks, options.shard)
+        if not stacks and options.shard and matching_stacks(work_dir, options.stacks):
+            print(f"shard {options.shard[0]}/{options.shard[1]}: no stack of {options.stacks!r} falls to it")
+            return 0
         if not stacks:
             print(f"no stack in {work_dir / 'stacks'} matches {options.stacks!r}", file=sys.stderr)
             return 2

@@ -5,6 +5,8 @@ against the shared state backend (``PULUMI_BACKEND_URL``): a failure in one stac
 the others, and the backend's per-stack lock keeps two runs off one stack. Progress is printed
 as stacks start and end; at the end a table (stack, result, changes, duration, registrations)
 and a non-zero exit when any stack failed. A failed stack's last output lines are printed.
+A SIGTERM or Ctrl-C is passed on to every running stack (each cancels its engine gracefully);
+the stacks not started yet are not run.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import pathlib
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,12 +54,47 @@ def changes_text(changes: dict[str, int]) -> str:
     return ", ".join(f"{op} {n}" for op, n in sorted(changes.items())) or "none"
 
 
+class Workers:
+    """The running stacks' processes: a SIGTERM or Ctrl-C to the fleet reaches each as a SIGTERM
+    (each cancels its engine gracefully), and no new stack starts after it."""
+
+    def __init__(self) -> None:
+        self.running: set[subprocess.Popen[bytes]] = set()
+        self.stopped = False
+        self.lock = threading.Lock()
+
+    def start(self, command: list[str], out: Any) -> subprocess.Popen[bytes] | None:
+        with self.lock:
+            if self.stopped:
+                return None
+            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            self.running.add(process)
+            return process
+
+    def done(self, process: subprocess.Popen[bytes]) -> None:
+        with self.lock:
+            self.running.discard(process)
+
+    def stop(self, _signum: int = 0, _frame: object = None) -> None:
+        with self.lock:
+            self.stopped = True
+            for process in self.running:
+                process.send_signal(signal.SIGTERM)
+
+
+WORKERS = Workers()
+
+
 def run_one(operation: str, stack: str, work_dir: pathlib.Path, log_dir: pathlib.Path, extra: list[str]) -> StackRun:
     report, log = log_dir / f"{stack}.json", log_dir / f"{stack}.log"
     command = [sys.executable, str(DEPLOY), operation, "--stack", stack, "--work-dir", str(work_dir), "--report", str(report)]
     start = time.monotonic()
     with open(log, "w") as out:
-        code = subprocess.run([*command, *extra], stdout=out, stderr=subprocess.STDOUT).returncode
+        process = WORKERS.start([*command, *extra], out)
+        if process is None:
+            return StackRun(stack, result="not run")
+        code = process.wait()
+        WORKERS.done(process)
     run = StackRun(stack, duration=time.monotonic() - start)
     if report.exists():
         data: dict[str, Any] = json.loads(report.read_text())
@@ -88,11 +126,16 @@ def run_fleet(operation: str, stacks: list[str], parallel: int, work_dir: pathli
             say("\n".join(f"    {stack} | {line}" for line in run.error.splitlines()))
         return run
 
-    with tempfile.TemporaryDirectory(prefix="fleet-") as folder:
-        log_dir = pathlib.Path(folder)
-        say(f"{operation} on {len(stacks)} stacks, {parallel} at a time")
-        with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-            runs = list(pool.map(one, stacks))
+    previous = {sig: signal.signal(sig, WORKERS.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        with tempfile.TemporaryDirectory(prefix="fleet-") as folder:
+            log_dir = pathlib.Path(folder)
+            say(f"{operation} on {len(stacks)} stacks, {parallel} at a time")
+            with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+                runs = list(pool.map(one, stacks))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     print_summary(runs, time.monotonic() - started, parallel)
     return 0 if all(r.result == "succeeded" for r in runs) else 1
 

@@ -10,7 +10,7 @@ import re
 from typing import Annotated, Any
 
 import pulumi
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from .kube_schema import bounded
 
@@ -42,6 +42,7 @@ def is_output(value: object) -> bool:
 
 
 def _dns_label(value: str) -> str:
+    """A DNS-1123 label: lowercase letters, digits and "-", at most 63 characters."""
     if len(value) > 63:
         raise ValueError(f"must be at most 63 characters, got {len(value)}")
     if not DNS_LABEL.fullmatch(value):
@@ -52,6 +53,7 @@ def _dns_label(value: str) -> str:
 
 
 def digest(value: Any) -> Any:
+    """ "sha256:" and 64 lowercase hexadecimal digits."""
     if is_output(value) or value is None:
         return value
     if not isinstance(value, str):
@@ -62,6 +64,7 @@ def digest(value: Any) -> Any:
 
 
 def int_or_percent(value: Any) -> Any:
+    """A non-negative integer, or a percentage such as "25%"."""
     if isinstance(value, int) and not isinstance(value, bool):
         if not 0 <= value <= INT32_MAX:
             raise ValueError(f"must be between 0 and {INT32_MAX}")
@@ -79,6 +82,7 @@ def is_zero(value: int | str | None) -> bool:
 
 
 def _qualified_name(value: str) -> str:
+    """Keys are qualified names: an optional DNS prefix and "/", then at most 63 characters."""
     if len(value) > 316 or not QUALIFIED_NAME.fullmatch(value):
         raise ValueError(
             "keys must be qualified names: an optional DNS prefix and '/', then at most 63 letters, digits, '-', '_' or '.'"
@@ -87,25 +91,28 @@ def _qualified_name(value: str) -> str:
 
 
 def _label_value(value: Any) -> Any:
+    """A label value: at most 63 letters, digits, "-", "_" or ".", alphanumeric at both ends."""
     if isinstance(value, str) and (len(value) > 63 or not LABEL_VALUE.fullmatch(value)):
         raise ValueError("must be a label value: at most 63 letters, digits, '-', '_' or '.', starting and ending alphanumeric")
     return value
 
 
 def _absolute_path(value: str) -> str:
+    """An absolute path (starting with "/")."""
     if not value.startswith("/"):
         raise ValueError("must be an absolute path starting with '/'")
     return value
 
 
 def str_input(value: Any) -> Any:
+    """A string (from Python, also an Output of one)."""
     if is_output(value) or isinstance(value, str):
         return value
     raise ValueError("must be a string")
 
 
 def image_tag(value: Any) -> Any:
-    """An image tag (or an Output of one); empty is left to the image's own rule (a digest)."""
+    """An image tag: at most 128 letters, digits, "_", "." or "-", not starting with "." or "-"."""
     value = str_input(value)
     if isinstance(value, str) and value and not IMAGE_TAG.fullmatch(value):
         raise ValueError("must be an image tag: at most 128 letters, digits, '_', '.' or '-', not starting with '.' or '-'")
@@ -122,6 +129,7 @@ def _image_part(pattern: re.Pattern[str], rule: str, optional: bool = False) -> 
             raise ValueError(f"must be {rule} (at most {IMAGE_NAME_MAX} characters)")
         return value
 
+    check.__doc__ = f"{rule[0].upper()}{rule[1:]}."
     return check
 
 
@@ -135,7 +143,9 @@ IMAGE_PATH_RULE = (
 )
 
 DnsLabel = Annotated[str, AfterValidator(_dns_label)]
-IntOrPercent = Annotated[Any, AfterValidator(int_or_percent)]
+STRING = WithJsonSchema({"type": "string"})
+"""The JSON Schema (docs/stack-config.schema.json) of a field that also takes an Output from Python."""
+IntOrPercent = Annotated[Any, AfterValidator(int_or_percent), WithJsonSchema({"type": ["integer", "string"]})]
 AbsolutePath = Annotated[str, Field(max_length=4096), AfterValidator(_absolute_path)]
 EnvName = Annotated[str, Field(pattern=ENV_NAME.pattern, max_length=253)]
 Port = Annotated[int, Field(ge=1, le=65535)]
@@ -144,9 +154,9 @@ NonNegative = Annotated[int, Field(ge=0, le=INT32_MAX)]
 Positive = Annotated[int, Field(ge=1, le=INT32_MAX)]
 GracePeriod = Annotated[int, Field(ge=0, le=2**63 - 1)]
 # A plain string, or an Output of one when the value comes from another resource.
-StrInput = Annotated[Any, AfterValidator(str_input)]
-Digest = Annotated[Any, AfterValidator(digest)]
-ImageTag = Annotated[Any, AfterValidator(image_tag)]
+StrInput = Annotated[Any, AfterValidator(str_input), STRING]
+Digest = Annotated[Any, AfterValidator(digest), STRING]
+ImageTag = Annotated[Any, AfterValidator(image_tag), STRING]
 ImageRepository = Annotated[str, AfterValidator(_image_part(IMAGE_NAME, IMAGE_REPOSITORY_RULE))]
 ImageHost = Annotated[str, AfterValidator(_image_part(IMAGE_HOST, IMAGE_HOST_RULE, optional=True))]
 ImagePath = Annotated[str, AfterValidator(_image_part(IMAGE_PATH, IMAGE_PATH_RULE, optional=True))]

@@ -172,6 +172,7 @@ def conforms_to(definition: Block) -> Any:
         return value
 
     validate.kubernetes_definition = definition  # type: ignore[attr-defined]  # read by the package schema
+    validate.__doc__ = f"Checked against the Kubernetes v{KUBERNETES_VERSION} schema ({definition.rsplit('.', 1)[-1]})."
     return validate
 
 
@@ -186,4 +187,5 @@ def each_conforms_to(definition: Block) -> Any:
 
     validate.kubernetes_definition = definition  # type: ignore[attr-defined]
     validate.each = True  # type: ignore[attr-defined]
+    validate.__doc__ = f"Each checked against the Kubernetes v{KUBERNETES_VERSION} schema ({definition.rsplit('.', 1)[-1]})."
     return validate

@@ -16,26 +16,28 @@ from ..registration import inputs
 from ..registration.routing import url_problem
 from ..registration.rules import HEADER_RULE, PEM_MARK, UUID_RULE, admin_over_http_problem, header_value_problem, is_uuid
 from .base import Model
-from .fields import DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
+from .fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
 from .kube_schema import bounded
 
 Seconds = Annotated[float, Field(gt=0, le=86400)]
 
 
 def _uuid(value: str) -> str:
+    """A UUID (8-4-4-4-12 hexadecimal digits)."""
     if not is_uuid(value):
         raise ValueError(UUID_RULE)
     return value
 
 
 def header_value(value: Any) -> Any:
+    """Printable ASCII without spaces or line breaks."""
     if isinstance(value, str) and header_value_problem(value):
         raise ValueError(HEADER_RULE)
     return str_input(value)
 
 
 def _ca_bundle(value: str) -> str:
-    """PEM text must load as certificates now; a path is read where the registration runs."""
+    """PEM certificates, or the path of a file of them."""
     if PEM_MARK in value:
         try:
             ssl.create_default_context(cadata=value)
@@ -47,7 +49,7 @@ def _ca_bundle(value: str) -> str:
 
 
 Uuid = Annotated[str, AfterValidator(_uuid)]
-HeaderValue = Annotated[Any, AfterValidator(header_value)]
+HeaderValue = Annotated[Any, AfterValidator(header_value), STRING]
 CaBundle = Annotated[str, AfterValidator(_ca_bundle)]
 
 

@@ -187,3 +187,30 @@ def _state(pid: int) -> str:
     except OSError:
         return "Z"
     return text[text.rindex(")") + 2 :].split()[0]
+
+
+def test_a_sigterm_to_the_fleet_reaches_every_running_stack(tmp_path):
+    with platform_double() as double:
+        double.register_gate = threading.Event()
+        work = project(
+            tmp_path, "t-1", {"connectors:renderDirectory": "r1", "connectors:connectors": [connector("a", double.url)]}
+        )
+        project(tmp_path, "t-2", {"connectors:renderDirectory": "r2", "connectors:connectors": [connector("b", double.url)]})
+        env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+        command = [*DEPLOY, "up", "--stacks", "t-*", "--parallel", "2", "--work-dir", str(work)]
+        fleet = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 180
+            while len(double.calls) < 2 and time.monotonic() < deadline and fleet.poll() is None:
+                time.sleep(0.2)
+            assert len(double.calls) == 2, "both stacks were registering"
+            running = descendants(fleet.pid)
+            fleet.send_signal(signal.SIGTERM)
+            output, _ = fleet.communicate(timeout=180)
+        finally:
+            double.register_gate.set()
+            if fleet.poll() is None:
+                fleet.kill()
+    assert fleet.returncode != 0
+    assert output.count("failed") >= 2, output[-3000:]
+    assert [pid for pid in running if _state(pid) != "Z"] == []
