@@ -28,6 +28,7 @@ from components.args.proxy import ProxyEntry  # noqa: E402
 DOCS = ROOT / "docs"
 SCHEMA_FILE = DOCS / "stack-config.schema.json"
 REFERENCE_FILE = DOCS / "configuration.md"
+DESCRIPTION = "A stack file of the connectors project (stacks/Pulumi.<stack>.yaml). Generated: scripts/config_reference.py."
 SECURE = {"type": "object", "properties": {"secure": {"type": "string"}}, "required": ["secure"], "additionalProperties": False}
 STACK_KEYS: dict[str, tuple[dict[str, Any], str]] = {
     "connectors:connectors": ({"type": "array", "items": {"$ref": "#/$defs/ConnectorEntry"}}, "The connectors: one entry each."),
@@ -70,7 +71,7 @@ def stack_schema() -> dict[str, Any]:
         {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://github.com/otilm/pulumi-connectors/docs/stack-config.schema.json",
-            "description": "A stack file of the connectors project (stacks/Pulumi.<stack>.yaml). Generated: scripts/config_reference.py.",
+            "description": DESCRIPTION,
             "type": "object",
             "properties": {
                 "config": {"type": "object", "properties": config, "additionalProperties": True},
