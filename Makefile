@@ -3,7 +3,7 @@ PY := .venv/bin/python
 STACK ?= dev
 ARGS ?=
 
-.PHONY: venv tools package up preview refresh destroy urns cancel test lint bench
+.PHONY: venv tools package up preview refresh destroy urns cancel status test lint bench
 
 venv: .venv/.installed
 .venv/.installed: requirements.txt requirements-dev.txt
@@ -19,7 +19,7 @@ package: venv
 	bash scripts/install-package
 
 # The pulumi CLI on PATH (v3.274.0 or newer) when there is one; else scripts/install-tools builds it.
-up preview refresh destroy urns cancel: venv
+up preview refresh destroy urns cancel status: venv
 	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)
 
 test: venv

@@ -95,11 +95,13 @@ def test_schema_types_are_all_referenced_and_resolvable():
     assert refs and refs <= set(generated["types"])
 
 
-def test_readme_shows_the_yaml_example_the_tests_run():
+def test_the_readme_points_at_the_examples_the_tests_run():
     from .conftest import ROOT
 
-    example = (ROOT / "components" / "package" / "examples" / "yaml" / "Pulumi.yaml").read_text()
-    assert f"```yaml\n{example}```" in (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    for example in ("yaml/Pulumi.yaml", "typescript/src/index.ts", "go/program.go"):
+        assert f"(components/package/examples/{example})" in readme
+        assert (ROOT / "components" / "package" / "examples" / example).is_file()
 
 
 def test_the_package_version_is_the_projects():
