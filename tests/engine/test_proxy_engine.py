@@ -32,7 +32,7 @@ def test_a_proxy_stack_previews_ups_reruns_and_rolls_on_a_new_token(make_stack):
     assert preview.change_summary.get("create", 0) >= 7
     assert any("connectors:index:Proxy" in line for line in stack.output)
     up = stack.up()
-    outputs = up.outputs["proxies"].value["dc-west"]
+    outputs = up.outputs["proxies"].value[f"{namespace}/dc-west"]  # keyed by namespace and name
     assert outputs["endpoint"] == f"http://dc-west.{namespace}.svc.cluster.local:8080"
     assert outputs["apiEndpoint"] == f"http://dc-west.{namespace}.svc.cluster.local:8081"
     assert outputs["observedVersion"] == "1.0.0"

@@ -1,0 +1,52 @@
+"""The main command against the local cluster: ``status`` shows the ready replicas the cluster
+reports, ``preview --refresh`` diffs against the live objects (a hand-scaled Deployment shows
+as a change, which a plain preview, against the state, does not see)."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+import uuid as uuids
+
+import yaml
+from kubernetes import client
+
+from ..conftest import ROOT, stack_connectors
+from .test_cluster import namespace, with_namespace
+
+
+def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "live", "--work-dir", str(work)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+def test_status_reads_the_cluster_and_preview_refresh_sees_drift(cluster, tmp_path):
+    ns = namespace(cluster, f"live-{uuids.uuid4().hex[:6]}")
+    (entry,) = with_namespace(stack_connectors("minimal"), ns)
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True)
+    (work / "Pulumi.yaml").write_text((ROOT / "Pulumi.yaml").read_text())
+    config = {"connectors:kubeconfig": str(cluster.kubeconfig), "connectors:connectors": [entry]}
+    (work / "stacks" / "Pulumi.live.yaml").write_text(yaml.safe_dump({"config": config}))
+    deploy(work, "up")
+
+    table = deploy(work, "status").stdout.splitlines()
+    (row,) = [line.split() for line in table if line.startswith("connector ")]
+    assert row[1:3] == [entry["name"], ns] and row[4] == "1/1", table
+
+    apps = client.AppsV1Api(cluster.api())
+    apps.patch_namespaced_deployment_scale(entry["name"], ns, {"spec": {"replicas": 3}})
+    time.sleep(1)
+    plain, live = tmp_path / "plain.json", tmp_path / "live.json"
+    deploy(work, "preview", "--report", str(plain))
+    deploy(work, "preview", "--refresh", "--report", str(live))
+    assert json.loads(plain.read_text())["changes"] == {}, "the state still says 1 replica"
+    assert json.loads(live.read_text())["changes"].get("update") == 1, "the live Deployment has 3"
+    deploy(work, "destroy")
