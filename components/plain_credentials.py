@@ -7,6 +7,7 @@ from __future__ import annotations
 import pulumi
 
 from .args.connector import ConnectorEntry
+from .secret_config import secure_paths
 
 PLAIN_CREDENTIAL = (
     "{path} is a credential in plain stack config, and plain config is also copied in clear into the stack's "
@@ -32,11 +33,20 @@ def credential_paths(entries: list[ConnectorEntry]) -> list[str]:
     return paths
 
 
+PLAIN_IN_FILE = (
+    "{path} is a credential in plain text in the stack file (the state keeps the key as ciphertext, as "
+    "another value of it is secret). Make it secret: pulumi config set --path --secret '{path}' <value>"
+)
+
+
 def warn_of_plain_credentials(entries: list[ConnectorEntry], config: pulumi.Config) -> None:
     """Once per run, each credential given as plain (not secret) stack config, by its path."""
-    paths = [] if pulumi.runtime.is_config_secret("connectors:connectors") else credential_paths(entries)
+    message, paths = PLAIN_CREDENTIAL, credential_paths(entries)
+    if pulumi.runtime.is_config_secret("connectors:connectors"):
+        secure = secure_paths("connectors")
+        message, paths = PLAIN_IN_FILE, [] if secure is None else [p for p in paths if p not in secure]
+    for path in paths:
+        pulumi.log.warn(message.format(path=path))
     kubeconfig = config.get("kubeconfig") or ""
     if "\n" in kubeconfig and not pulumi.runtime.is_config_secret("connectors:kubeconfig"):
-        paths.append("kubeconfig")
-    for path in paths:
-        pulumi.log.warn(PLAIN_CREDENTIAL.format(path=path))
+        pulumi.log.warn(PLAIN_CREDENTIAL.format(path="kubeconfig"))

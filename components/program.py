@@ -24,6 +24,7 @@ from .plain_credentials import warn_of_plain_credentials
 from .proxy_component import ProxyComponent
 from .references import NoCluster, ReferenceReader, ReferenceReadError, ResolvedReferences, resolve_references
 from .registration.resource import start_provider_early
+from .secret_config import secret_fields
 from .stack_config import StackSettings, kubernetes_provider, namespaces, read_list_config, reference_reader, stack_settings
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
@@ -166,6 +167,7 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     provider = kubernetes_provider(settings)
     base = pulumi.ResourceOptions(provider=provider)
     created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
+    secret = secret_fields("connectors", len(entries))
     connector_outputs = []
     for index, (entry, name, refs) in enumerate(zip(entries, resource_names(entries), references, strict=True)):
         args = entry.to_args()
@@ -174,15 +176,23 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
         opts = entry_options(entry, base, created.get(entry.namespace))
         label = entry_label(index, entry)
         connector = ConnectorComponent(
-            name, args, opts, label=label, references=refs, kubeconfig=settings.kubeconfig, kube_context=settings.context
+            name,
+            args,
+            opts,
+            label=label,
+            references=refs,
+            secret_inputs=secret[index],
+            kubeconfig=settings.kubeconfig,
+            kube_context=settings.context,
         )
         connector_outputs.append(camel_case_keys(connector.output_values()))
     export_outputs("connectors", entries, connector_outputs)
     proxy_outputs = []
+    proxy_secret = secret_fields("proxies", len(proxies))
     for index, (proxy_entry, name, refs) in enumerate(zip(proxies, resource_names(proxies), proxy_references, strict=True)):
         opts = entry_options(proxy_entry, base, created.get(proxy_entry.namespace))
         label = entry_label(index, proxy_entry, "proxies")
-        proxy = ProxyComponent(name, proxy_entry.to_args(), opts, label=label, references=refs)
+        proxy = ProxyComponent(name, proxy_entry.to_args(), opts, label=label, references=refs, secret_inputs=proxy_secret[index])
         proxy_outputs.append(camel_case_keys(proxy.output_values()))
     if proxies:
         export_outputs("proxies", proxies, proxy_outputs)

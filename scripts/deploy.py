@@ -89,6 +89,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--refresh applies to up and preview only")
     if options.operation == "render" and not options.out:
         parser.error("render needs --out DIR")
+    if options.stacks and options.operation in ("render", "status"):
+        parser.error(f"{options.operation} takes one --stack")
     if options.shard is not None:
         options.shard = shard_of(parser, options.shard)
     return options
@@ -120,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         extra += ["--skip-checkpoints"] if options.skip_checkpoints else []
         extra += [f"--engine-parallel={options.engine_parallel}"] if options.engine_parallel else []
         extra += ["--refresh"] if options.refresh else []
+        extra += ["--clear-pending-creates"] if options.clear_pending_creates else []
         return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
     started = time.monotonic()
     report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
@@ -134,14 +137,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
-    if options.operation == "render":
+    if options.operation in ("render", "status"):
         from scripts.render_stack import render
-
-        return render(options)
-    if options.operation == "status":
         from scripts.stack_status import status
 
-        return status(options)
+        code = (render if options.operation == "render" else status)(options)
+        report["result"] = "succeeded" if code == 0 else "failed"
+        return code
     from scripts.stack_run import run as run_operation
 
     return run_operation(options, report, registrations)

@@ -67,7 +67,9 @@ class Workers:
         with self.lock:
             if self.stopped:
                 return None
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+            # A session of its own: a terminal's Ctrl-C reaches the fleet alone, which passes one
+            # SIGTERM on (a second signal would make a stack kill its engine outright).
+            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
             self.running.add(process)
             return process
 

@@ -82,7 +82,23 @@ def _clean_up(state: Interrupted, grace: float) -> None:
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline and any(pid in _process_table() for pid in state.cli):
         time.sleep(0.2)
+    if any(pid in _process_table() for pid in state.cli):
+        print(
+            f"deploy.py: the engine did not stop within {grace:g} s and was killed: if the stack stays locked, "
+            "run deploy.py cancel, then up (a registration it may have sent is adopted on 409)",
+            file=sys.stderr,
+            flush=True,
+        )
     _kill(descendants(os.getpid()), signal.SIGKILL)
+
+
+def _from_the_terminal() -> bool:
+    """A Ctrl-C typed in the terminal this process runs in the foreground of: the terminal
+    sent it to the whole process group, the CLI included."""
+    try:
+        return os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp()
+    except OSError:
+        return False
 
 
 @contextmanager
@@ -96,11 +112,11 @@ def graceful_interrupts(grace: float = GRACE_SECONDS) -> Iterator[Interrupted]:
             _kill(descendants(os.getpid()), signal.SIGKILL)
             return
         state.signal = signum
-        table = _process_table()
-        state.cli = [pid for pid, (ppid, name) in table.items() if ppid == os.getpid() and name == "pulumi"]
+        state.cli = [pid for pid, (ppid, _) in _process_table().items() if ppid == os.getpid()]
+        if not state.cli:  # the engine has not started: nothing to cancel, stop here
+            raise SystemExit(128 + signum)
         print("deploy.py: interrupted: cancelling the engine; the state keeps what was done", file=sys.stderr, flush=True)
-        same_group = all(os.getpgid(pid) == os.getpgrp() for pid in state.cli)
-        if signum == signal.SIGTERM or not same_group:  # a terminal's Ctrl-C reached the CLI already
+        if signum == signal.SIGTERM or not _from_the_terminal():  # a terminal's Ctrl-C reached the CLI already
             _kill(state.cli, signal.SIGINT)
         threading.Thread(target=_clean_up, args=(state, grace), daemon=True).start()
 

@@ -19,7 +19,7 @@ import yaml
 
 
 def render(options: argparse.Namespace) -> int:
-    from scripts.stack_run import run
+    from scripts.stack_run import SettingsError, passphrase, run
 
     source = pathlib.Path(options.work_dir).resolve()
     settings = source / "stacks" / f"Pulumi.{options.stack}.yaml"
@@ -27,7 +27,15 @@ def render(options: argparse.Namespace) -> int:
         print(f"deploy.py: no stack file {settings}", flush=True)
         return 2
     out = pathlib.Path(options.out).resolve()
+    if out.exists() and any(out.iterdir()):
+        print(f"deploy.py: {out} is not empty: render writes into an empty folder (no stale manifest stays)", flush=True)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
+    try:  # the stack's own backend decides which passphrase its secrets need
+        secret = passphrase(source, options.stack, options.secrets_provider)
+    except SettingsError as error:
+        print(f"deploy.py: {error}", flush=True)
+        return 2
     with tempfile.TemporaryDirectory(prefix="render-") as folder:
         work = pathlib.Path(folder) / "project"
         (work / "stacks").mkdir(parents=True)
@@ -38,6 +46,8 @@ def render(options: argparse.Namespace) -> int:
         (work / "stacks" / settings.name).write_text(yaml.safe_dump(document, sort_keys=False))
         backend = os.environ.get("PULUMI_BACKEND_URL")
         os.environ["PULUMI_BACKEND_URL"] = f"file://{pathlib.Path(folder) / 'state'}"
+        if secret is not None:
+            os.environ["PULUMI_CONFIG_PASSPHRASE"] = secret
         (pathlib.Path(folder) / "state").mkdir()
         try:
             copy = argparse.Namespace(**{**vars(options), "operation": "up", "work_dir": str(work), "skip_checkpoints": True})

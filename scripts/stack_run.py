@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 LOCAL_PASSPHRASE = "local-dev-only"
-REGISTRATION_TYPE = "pulumi-python:dynamic/connectors:Registration"
+CREATING = ("preview", "up", "refresh", "destroy")
 
 
 class SettingsError(RuntimeError):
@@ -76,18 +76,16 @@ def open_stack(options: argparse.Namespace) -> Any:
     report_run_errors_once()
     root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
     command = auto.PulumiCommand(root=root, skip_version_check=True)
-    return auto.create_or_select_stack(
-        options.stack,
-        project_name="connectors",
-        program=connectors_program,
-        opts=auto.LocalWorkspaceOptions(
-            work_dir=str(work_dir),
-            pulumi_home=env.get("PULUMI_HOME"),
-            pulumi_command=command,
-            env_vars=env,
-            secrets_provider=options.secrets_provider,
-        ),
+    workspace = auto.LocalWorkspaceOptions(
+        work_dir=str(work_dir),
+        pulumi_home=env.get("PULUMI_HOME"),
+        pulumi_command=command,
+        env_vars=env,
+        secrets_provider=options.secrets_provider,
     )
+    # Only what changes a stack creates one: a mistyped name for status, urns or cancel is an error.
+    opening = auto.create_or_select_stack if options.operation in CREATING else auto.select_stack
+    return opening(options.stack, project_name="connectors", program=connectors_program, opts=workspace)
 
 
 @dataclass
@@ -108,7 +106,9 @@ class Run:
         from pulumi import automation as auto
 
         outputs = event.res_outputs_event
-        if outputs is not None and outputs.metadata.type == REGISTRATION_TYPE:
+        from components.registration.resource import TYPE_TOKEN
+
+        if outputs is not None and outputs.metadata.type == TYPE_TOKEN:
             if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
                 self.registrations.append(outputs.metadata.urn)
 

@@ -11,8 +11,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
+
 COMPONENTS = {"connectors:index:Connector": "connector", "connectors:index:Proxy": "proxy"}
-REGISTRATIONS = {"pulumi-python:dynamic/connectors:Registration", "connectors:index:Registration"}
+REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
+"""The Python program's registrations (this command runs the Python program's stacks)."""
 
 
 @dataclass

@@ -307,3 +307,60 @@ def test_a_reset_then_an_answer_recovers():
     with hostile_platform(sequence(reset, json_answer(200, registered(str(uuids.uuid4())).decode()))) as platform:
         result = RegistrationProvider().create(props(platform.url, deadline=3))
     assert len(platform.requests) == 2 and result.outs["status"] == "waitingForApproval"
+
+
+def test_a_retry_after_that_is_no_number_is_ignored():
+    body = registered(GOOD_UUID)
+    odd = b"HTTP/1.1 503 X\r\nContent-Length: 0\r\nRetry-After: \xb2\r\nConnection: close\r\n\r\n"
+
+    def superscript(_request, conn, _stop):
+        conn.sendall(odd)
+
+    with hostile_platform(sequence(superscript, answer(200, body))) as platform:
+        result = RegistrationProvider().create(props(platform.url))
+    assert result.id == GOOD_UUID and len(platform.requests) == 2
+
+
+def test_one_deadline_bounds_a_whole_operation_of_many_calls():
+    """A 409, then list pages that each take a while and always add a record: the listing
+    ends with the create's one deadline, not one deadline per page."""
+    counter = iter(range(10_000))
+
+    def slow_page(_request, conn, stop):
+        stop.wait(0.4)
+        item = {"uuid": str(uuids.UUID(int=next(counter))), "name": "other", "url": "u", "version": "v2"}
+        conn.sendall(b"HTTP/1.1 200 X\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ")
+        page = json.dumps({"items": [item], "totalPages": 100}).encode()
+        conn.sendall(f"{len(page)}\r\n\r\n".encode() + page)
+
+    with hostile_platform(sequence(answer(409), slow_page)) as platform:
+        message, took = fails(RegistrationProvider().create, props(platform.url, deadline=2, admin=True))
+    assert took < 4, took
+    assert len(platform.requests) < 10 and "within" in message
+
+
+def test_credentials_never_go_through_an_http_proxy(monkeypatch):
+    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
+        monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
+        monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
+        assert RegistrationProvider().create(props(platform.url, admin=True)).id == GOOD_UUID, "loopback: never proxied"
+    message, took = fails(
+        RegistrationProvider().create,
+        {**props("http://platform.example/api", admin=True, adopt_uuid=GOOD_UUID), "send_admin_credentials_over_http": True},
+    )
+    assert "would pass through the HTTP proxy" in message and took < 1, "an administrator's call (reading the record)"
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "named"),
+    [
+        ("platform_url", "ftp://p/api", "platformUrl"),
+        ("admin_credentials", {"clientCertificate": "pem"}, "adminCredentials"),
+        ("admin_credentials", {"bearerToken": "t", "extra": "x"}, "adminCredentials"),
+    ],
+)
+def test_the_provider_refuses_inputs_that_cannot_work(setting, value, named):
+    state = {**props("https://p/api"), setting: value}
+    assert [f.property for f in RegistrationProvider().check({}, state).failures] == [named]
+    message, _ = fails(RegistrationProvider().create, state)
+    assert named in message

@@ -158,3 +158,28 @@ def test_free_form_blocks_are_typed_as_the_kubernetes_package_types():
     assert connector["resources"]["$ref"] == k8s + "ResourceRequirements"
     assert connector["initContainers"]["items"]["$ref"] == connector["sidecars"]["items"]["$ref"] == k8s + "Container"
     assert "pulumi.json#/Any" not in json.dumps({k: v for k, v in connector.items() if k != "labels"})
+
+
+def test_the_package_registration_sends_attribute_contents_unchanged():
+    """Keys inside an attribute's content are the user's: nothing renames them (the SDK would
+    apply a property translator to nested keys)."""
+    from components.package.registration import PackageRegistration
+
+    from .mocks import run
+
+    content = {"ca_bundle": 1, "auth_type": {"registered_at": "x"}}
+
+    def program() -> Any:
+        return PackageRegistration(
+            "r",
+            platform_url="https://p/api",
+            name="n",
+            url="http://u",
+            auth_type="none",
+            custom_attributes=[{"name": "a", "content": content}],
+        ).uuid
+
+    mocks = run(program)
+    (registration,) = mocks.of_type("connectors:index:Registration")
+    assert registration.inputs["customAttributes"] == [{"name": "a", "content": content}]
+    assert registration.inputs["platformUrl"] == "https://p/api" and "platform_url" not in registration.inputs

@@ -55,7 +55,7 @@ def test_adopting_a_uuid_the_platform_does_not_have_names_it(double):
     missing = "0b6a3f0e-1111-4222-8333-944445555666"
     with pytest.raises(RegistrationError) as caught:
         RegistrationProvider().create(props(double, adopt_uuid=missing, admin_credentials=ADMIN))
-    assert str(caught.value) == f"registration.uuid {missing} is not a connector on the platform (status 404)"
+    assert str(caught.value) == "the uuid set in registration.uuid is not a connector on the platform (status 404)"
     assert double.count(*REGISTER) == 0
 
 
@@ -88,7 +88,8 @@ def test_409_with_admin_credentials_names_a_real_conflict(double, name, url, fra
     other = double.add(name, url)
     with pytest.raises(RegistrationError) as caught:
         RegistrationProvider().create(props(double, admin_credentials=ADMIN))
-    assert fragment in str(caught.value) and other.uuid in str(caught.value)
+    assert fragment in str(caught.value)
+    assert other.uuid not in str(caught.value), "a value from the platform's answer is never repeated"
     assert len(double.records) == 1
 
 

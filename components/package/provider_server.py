@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
@@ -29,6 +30,7 @@ from pulumi.runtime.proto import provider_pb2_grpc
 from ..registration import inputs
 from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
+from ..registration.provider_host import WORKERS
 from .registration import FROM_WIRE, TYPE_TOKEN, from_wire, to_wire
 
 
@@ -68,6 +70,8 @@ class PackageServicer(ProviderServicer):
             return await asyncio.to_thread(operation, *args)
         except RegistrationError as error:
             await context.abort(grpc.StatusCode.UNKNOWN, str(error))
+        except Exception as error:  # a bug: its kind only, never its text (it may quote an answer)
+            await context.abort(grpc.StatusCode.INTERNAL, f"the registration failed inside the provider ({type(error).__name__})")
 
     @staticmethod
     def _ours(request: Any) -> None:
@@ -124,6 +128,9 @@ def serve(provider: Provider, args: list[str]) -> None:
     engine_address = parser.parse_known_args(args)[0].engine
 
     async def run() -> None:
+        # Registrations wait on the platform in threads: as many at once as the engine sends
+        # (the default executor would hold them to a handful on a small machine).
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=WORKERS))
         server = grpc.aio.server(options=GRPC_OPTIONS)
         provider_pb2_grpc.add_ResourceProviderServicer_to_server(PackageServicer(provider, args, engine_address), server)
         port = server.add_insecure_port(address="127.0.0.1:0")

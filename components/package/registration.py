@@ -12,6 +12,7 @@ from typing import Any
 import pulumi
 
 from ..registration import inputs
+from ..registration.resource import secret_where_always
 
 TYPE_TOKEN = "connectors:index:Registration"
 OUTPUTS = {"uuid": "uuid", "status": "status", "registered_at": "registeredAt"}
@@ -36,19 +37,16 @@ class PackageRegistration(pulumi.CustomResource):
     registered_at: pulumi.Output[str]
 
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
-        props = inputs.with_defaults(given)
-        for secret in (i.name for i in inputs.TABLE if i.always_secret and props[i.name] is not None):
-            props[secret] = pulumi.Output.secret(props[secret])
+        props = to_wire(secret_where_always(inputs.with_defaults(given)))
         opts = pulumi.ResourceOptions.merge(
             opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET_WIRE, delete_before_replace=True)
         )
+        # Under their wire names already: the SDK applies a translator to nested keys too (an
+        # attribute's content would be renamed), so only the one output is translated back.
         super().__init__(TYPE_TOKEN, resource_name, {**props, **dict.fromkeys(OUTPUTS)}, opts)
 
     def translate_output_property(self, prop: str) -> str:
-        return FROM_WIRE.get(prop, prop)
-
-    def translate_input_property(self, prop: str) -> str:
-        return TO_WIRE.get(prop, prop)
+        return "registered_at" if prop == "registeredAt" else prop
 
 
 KIND_TYPES: dict[str, dict[str, Any]] = {

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .client import Answer, Operation, RetryPolicy, Transport
+from .deadline import Deadline
 from .destination import Destination
 from .errors import RegistrationError
 from .rules import IdentifierError, checked_uuid, segment
@@ -22,6 +23,7 @@ UNKNOWN_STATUS = "unknown"
 REGISTER_PATH = "/v2/connector/register"
 DEFAULT_RETRY = RetryPolicy()
 MAX_PAGES = 100
+MAX_RECORDS = 10_000
 PAGE_SIZE = 100
 REGISTER_UNANSWERED = (
     "; an attempt got no answer and may have registered the connector: the next run meets status 409 and adopts "
@@ -128,6 +130,8 @@ class PlatformApi:
     ) -> None:
         self.destination = destination
         self.retry, self.sleep, self.clock = retry, sleep, clock
+        self.deadline = Deadline(retry.deadline_seconds, clock)
+        """One deadline for every call this client makes (a provider builds one per operation)."""
 
     @property
     def is_admin(self) -> bool:
@@ -137,7 +141,7 @@ class PlatformApi:
         if admin and not self.is_admin:
             raise RegistrationError(f"{operation.what} needs administrator credentials")
         destination = self.destination if admin else self.destination.with_admin(None)
-        return Transport(destination, self.retry, self.sleep, self.clock).send(operation)
+        return Transport(destination, self.retry, self.sleep, self.clock, self.deadline).send(operation)
 
     def register(self, body: dict[str, Any]) -> Registered:
         """POST the registration. A 409 raises ``Duplicate``."""
@@ -183,6 +187,8 @@ class PlatformApi:
             records = [ConnectorRecord.of(item, "a uuid in the platform's list answer") for item in items]
             new = [r for r in records if r.uuid not in seen]
             seen.update(r.uuid for r in records)
+            if len(seen) > MAX_RECORDS:
+                raise RegistrationError(f"listing connectors stopped after {MAX_RECORDS} records")
             found.update((r.uuid, r) for r in new if predicate(r))
             if page >= pages or not new:
                 return list(found.values())

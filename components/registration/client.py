@@ -23,11 +23,15 @@ import httpcore
 import httpx
 
 from .answers import ACCEPTED_ENCODINGS, BadAnswer, parse_json, read_body
-from .deadline import Deadline, DeadlineTransport, Expired, TlsFailure
+from .deadline import Deadline, DeadlineTransport, Expired, TlsFailure, proxy_for
 from .destination import Destination, tls_context
 from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
 from .rules import HEADER_RULE, header_value_problem
 
+PROXY_IN_CLEAR = (
+    "the credentials would pass through the HTTP proxy of the environment (HTTP_PROXY) in clear: "
+    "use an https:// platformUrl, or exclude its host with NO_PROXY"
+)
 PROXY_ADMIN_REFUSED = "administrator calls cannot go through the API server's proxy: it forwards no credentials to the platform"
 ATTEMPT_TIMEOUT = 30.0
 """The longest one connect, send or read may wait, within the deadline."""
@@ -83,13 +87,13 @@ class _Retryable(Exception):
 
 def retry_after(value: str | None, now: float) -> float | None:
     """Seconds a ``Retry-After`` asks for (delay-seconds or an HTTP date), None when absent or unreadable."""
-    if not value or len(value) > 64:
+    if not value or len(value) > 64 or not value.isascii():
         return None
-    if value.strip().isdigit():
+    if value.strip().isdecimal():
         return float(value.strip())
     try:
         return max(parsedate_to_datetime(value).timestamp() - now, 0.0)
-    except (TypeError, ValueError, OverflowError):
+    except (TypeError, ValueError, OverflowError, IndexError):
         return None
 
 
@@ -123,7 +127,10 @@ def _client(destination: Destination, deadline: Deadline) -> Iterator[httpx.Clie
                 descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
                 with os.fdopen(descriptor, "w") as handle:
                     handle.write(text)
-        transport = DeadlineTransport(deadline, tls_context(destination.verify, cert), destination.base)
+        proxy = proxy_for(destination.base)
+        if proxy is not None and destination.base.startswith("http://") and "Authorization" in headers:
+            raise RegistrationError(PROXY_IN_CLEAR)
+        transport = DeadlineTransport(deadline, tls_context(destination.verify, cert), proxy)
         with httpx.Client(
             transport=transport, headers=headers, timeout=ATTEMPT_TIMEOUT, follow_redirects=False, trust_env=False
         ) as client:
@@ -138,9 +145,11 @@ class Transport:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.monotonic
+    deadline: Deadline | None = None
+    """Shared by every call of one operation (a create's register, list and approve); else one per call."""
 
     def send(self, operation: Operation) -> Answer:
-        deadline = Deadline(self.retry.deadline_seconds, self.clock)
+        deadline = self.deadline or Deadline(self.retry.deadline_seconds, self.clock)
         delays = iter(self.retry.delays())
         attempts, unanswered, last = 0, False, None
         with _client(self.destination, deadline) as client:
@@ -187,8 +196,10 @@ class Transport:
             raise RegistrationError(f"{what} failed: {problem}") from None
         except TlsFailure:
             raise RegistrationError(f"{what} failed: {TLS_FAILURE}") from None
-        except (httpcore.LocalProtocolError, httpx.InvalidURL, UnicodeError):
+        except (httpcore.LocalProtocolError, httpcore.UnsupportedProtocol, httpx.InvalidURL, UnicodeError, ValueError):
             raise RegistrationError(f"{what} failed: the request could not be sent (a header or the URL is not valid)") from None
+        except httpcore.ProxyError:
+            raise RegistrationError(f"{what} failed: the HTTP proxy of the environment refused the connection") from None
         except (httpcore.TimeoutException, httpcore.NetworkError, httpcore.ProtocolError, httpx.TransportError) as error:
             sent = not isinstance(error, (httpcore.ConnectError, httpcore.ConnectTimeout, httpx.ConnectError))
             raise _Retryable(TRANSPORT_FAILURE, unanswered=sent) from None

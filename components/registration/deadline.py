@@ -10,6 +10,7 @@ Both are this module's own exceptions, so nothing in httpx or httpcore turns the
 
 from __future__ import annotations
 
+import socket
 import ssl
 import time
 import urllib.request
@@ -80,9 +81,9 @@ class _Stream(httpcore.NetworkStream):
         except httpcore.TimeoutException as error:
             raise self._expired_instead(error, sent=False) from None
         except httpcore.ConnectError as error:
-            if isinstance(error.__cause__, ssl.SSLError):
+            if isinstance(error.__cause__, ssl.SSLCertVerificationError):
                 raise TlsFailure from None
-            raise
+            raise  # a handshake cut short (a reset, an EOF) is a transport failure, retried
 
     def get_extra_info(self, info: str) -> Any:
         return self._stream.get_extra_info(info)
@@ -100,14 +101,23 @@ class _Backend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
+        """Each address the name resolves to in turn, each bounded by the time left (a plain
+        ``create_connection`` would give every address the whole timeout)."""
         try:
-            bound = self._deadline.bound(timeout, sent=False)
-            stream = self._backend.connect_tcp(host, port, bound, local_address, socket_options)
-        except httpcore.TimeoutException:
+            addresses = list(dict.fromkeys(info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)))
+        except (OSError, UnicodeError):
+            raise httpcore.ConnectError("the platform's host name did not resolve") from None
+        failure: Exception = httpcore.ConnectError("no address")
+        for address in addresses:
+            try:
+                bound = self._deadline.bound(timeout, sent=False)
+                stream = self._backend.connect_tcp(str(address), port, bound, local_address, socket_options)
+                return _Stream(stream, self._deadline)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
+                failure = error
             if self._deadline.remaining() <= 0:
-                raise Expired(sent=False) from None
-            raise
-        return _Stream(stream, self._deadline)
+                raise Expired(sent=False)
+        raise failure
 
     def sleep(self, seconds: float) -> None:
         self._backend.sleep(seconds)
@@ -130,14 +140,15 @@ class DeadlineTransport(httpx.BaseTransport):
     """httpx's transport, on a pool whose sockets keep ``deadline``; the proxy settings of the
     environment (``HTTPS_PROXY``, ``NO_PROXY``...) are honoured as httpx honours them."""
 
-    def __init__(self, deadline: Deadline, ssl_context: ssl.SSLContext, url: str) -> None:
+    def __init__(self, deadline: Deadline, ssl_context: ssl.SSLContext, proxy: httpx.URL | None) -> None:
         backend = _Backend(deadline)
-        proxy = _proxy_for(url)
         self._pool: httpcore.ConnectionPool
         if proxy is None:
             self._pool = httpcore.ConnectionPool(ssl_context=ssl_context, network_backend=backend)
         else:
-            self._pool = httpcore.HTTPProxy(proxy_url=proxy, ssl_context=ssl_context, network_backend=backend)
+            auth = (proxy.username, proxy.password) if proxy.username else None
+            url = httpcore.URL(scheme=proxy.raw_scheme, host=proxy.raw_host, port=proxy.port, target=b"/")
+            self._pool = httpcore.HTTPProxy(proxy_url=url, proxy_auth=auth, ssl_context=ssl_context, network_backend=backend)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
@@ -155,9 +166,12 @@ class DeadlineTransport(httpx.BaseTransport):
         self._pool.close()
 
 
-def _proxy_for(url: str) -> str | None:
+def proxy_for(url: str) -> httpx.URL | None:
+    """The proxy the environment sets for ``url`` (never for a loopback host)."""
+    from .rules import is_loopback
+
     parts = httpx.URL(url)
     proxy = urllib.request.getproxies().get(parts.scheme)
-    if not proxy or urllib.request.proxy_bypass(parts.host):
+    if not proxy or is_loopback(parts.host) or urllib.request.proxy_bypass(parts.host):
         return None
-    return proxy
+    return httpx.URL(proxy if "://" in proxy else f"http://{proxy}")

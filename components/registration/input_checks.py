@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .inputs import TABLE, Input
+from .routing import url_problem
 from .rules import HEADER_RULE, UUID_RULE, header_value_problem, is_uuid
 
 
@@ -35,12 +36,20 @@ def _problem(spec: Input, given: Any) -> str | None:
         return _credentials_problem(given)
     if kind == "string" and not _is_text(given):
         return "must be a string"
+    if spec.name == "platform_url":
+        problem = url_problem(given)
+        return None if problem is None else problem
     return None
+
+
+CREDENTIALS = "must be a map of bearerToken, or of clientCertificate and clientKey, as strings"
 
 
 def _credentials_problem(given: Any) -> str | None:
     if not isinstance(given, dict) or not all(_is_text(v) for v in given.values()):
-        return "must be a map of bearerToken, or clientCertificate and clientKey, as strings"
+        return CREDENTIALS
+    if set(given) not in ({"bearerToken"}, {"clientCertificate", "clientKey"}):
+        return CREDENTIALS
     if "bearerToken" in given and header_value_problem(given["bearerToken"]):
         return f"bearerToken {HEADER_RULE}"
     return None

@@ -111,7 +111,7 @@ class RegistrationProvider(ResourceProvider):
             return "unknown"
         record = api.get(uuid)
         if record is None:
-            raise RegistrationError(f"registration.uuid {uuid} is not a connector on the platform (status 404)")
+            raise RegistrationError("the uuid set in registration.uuid is not a connector on the platform (status 404)")
         return record.status
 
     def _register(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
@@ -151,12 +151,11 @@ class RegistrationProvider(ResourceProvider):
         if same_name:
             raise RegistrationError(
                 "registration failed with status 409: a connector of the same name is registered with another url or "
-                f"version (uuid {same_name[0].uuid}); rename this one, or adopt that one with registration.uuid"
+                "version; rename this one, or adopt that one with registration.uuid (its uuid is on the platform)"
             )
-        holders = [r for r in records if r.url == url and r.version == version]
-        holder = f" (uuid {holders[0].uuid})" if holders else ""
         raise RegistrationError(
-            f"registration failed with status 409: another connector{holder} is registered with this url and version"
+            "registration failed with status 409: another connector is registered with this url and version "
+            "(its record is on the platform)"
         )
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
@@ -193,7 +192,7 @@ class RegistrationProvider(ResourceProvider):
                 record = api.edit(uuid, body)
                 if record is None:
                     raise RegistrationError(
-                        f"updating the connector failed with status 404: uuid {uuid} is no longer on the platform; "
+                        "updating the connector failed with status 404: its record is no longer on the platform; "
                         "refresh to forget it, then up registers it again"
                     )
                 status = record.status

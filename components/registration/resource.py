@@ -17,6 +17,12 @@ LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
 then keep their registration (and its uuid) through an alias."""
 
 
+def secret_where_always(props: dict[str, Any]) -> dict[str, Any]:
+    """The inputs, those the table keeps always secret (credentials) made secret Outputs."""
+    secret = {i.name for i in inputs.TABLE if i.always_secret}
+    return {k: pulumi.Output.secret(v) if k in secret and v is not None else v for k, v in props.items()}
+
+
 def dynamic_type_token(module: str, name: str) -> str:
     """The type the SDK gives a ``pulumi.dynamic.Resource`` subclass of this module and name."""
     return f"pulumi-python:dynamic{'/' + module if module else ''}:{name}"
@@ -46,9 +52,7 @@ class Registration(Resource, module="connectors", name="Registration"):
         cls.type_token = dynamic_type_token(module, name)
 
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
-        props = inputs.with_defaults(given)
-        for secret in (i.name for i in inputs.TABLE if i.always_secret and props[i.name] is not None):
-            props[secret] = pulumi.Output.secret(props[secret])
+        props = secret_where_always(inputs.with_defaults(given))
         opts = pulumi.ResourceOptions.merge(
             opts,
             pulumi.ResourceOptions(

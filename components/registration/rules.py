@@ -38,9 +38,10 @@ def checked_uuid(value: object, source: str) -> str:
     return str(value)
 
 
-def segment(uuid: str) -> str:
-    """A checked uuid as one path segment, percent-escaped."""
-    return quote(uuid, safe="")
+def segment(uuid: object) -> str:
+    """A uuid as one path segment: checked (callers check first, naming the source; this is
+    the last line), then percent-escaped."""
+    return quote(checked_uuid(uuid, "the connector's uuid"), safe="")
 
 
 def header_value_problem(value: object) -> str | None:

@@ -121,7 +121,7 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     deploy(work, "preview")
     for args in (
         ["config", "set", "--path", "connectors[0].spec.image.tag", "1.3.2"],
-        ["config", "set", "--path", "--secret", "connectors[0].spec.env[1].value", "DEBUG"],
+        ["config", "set", "--path", "--secret", "connectors[0].spec.env[1].value", "env-secret-CANARY"],
         ["config", "set", "--path", "connectors[0].spec.env[2].name", "GRPC_PORT"],
         ["config", "set", "--path", "connectors[0].spec.env[2].value", "9090"],
     ):
@@ -141,10 +141,11 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     (deployment,) = [t for n, t in files(work / "rendered").items() if "deployment" in n]
     container = yaml.safe_load(deployment)["spec"]["template"]["spec"]["containers"][0]
     assert container["image"].endswith(":1.3.2")
-    assert {"name": "GRPC_PORT", "value": "9090"} in container["env"] and {"name": "LOG_LEVEL", "value": "DEBUG"} in container[
-        "env"
-    ]
+    assert {"name": "GRPC_PORT", "value": "9090"} in container["env"]
+    assert {"name": "LOG_LEVEL", "value": "env-secret-CANARY"} in container["env"], "render mode writes the value"
     assert "secure:" in (work / "stacks" / "Pulumi.dev.yaml").read_text()
+    (state,) = (work / ".pulumi-state").rglob("dev.json")
+    assert "env-secret-CANARY" not in state.read_text(), "the secret env value is ciphertext in state"
 
 
 def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path):
@@ -177,8 +178,10 @@ def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path)
     assert "interrupted: cancelling the engine" in output
     left = [pid for pid in running if pathlib.Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
     assert left == [], left
+    locks = work / ".pulumi-state" / ".pulumi" / "locks"
+    assert locks.is_dir() and not any(p.is_file() for p in locks.rglob("*")), "the engine released its lock"
     urns = deploy(work, "urns", stack="t").stdout
-    assert "kubernetes:apps/v1:Deployment::x509" in urns, "the state keeps what was done; the lock is released"
+    assert "kubernetes:apps/v1:Deployment::x509" in urns, "the state keeps what was done"
 
 
 def _state(pid: int) -> str:
@@ -214,3 +217,14 @@ def test_a_sigterm_to_the_fleet_reaches_every_running_stack(tmp_path):
     assert fleet.returncode != 0
     assert output.count("failed") >= 2, output[-3000:]
     assert [pid for pid in running if _state(pid) != "Z"] == []
+
+
+def test_status_of_a_stack_that_does_not_exist_creates_nothing_and_render_keeps_a_folder_clean(tmp_path):
+    work = project(tmp_path, "dev")
+    missing = deploy(work, "status", stack="nope", check=False)
+    assert missing.returncode == 1 and "stack nope" in missing.stdout + missing.stderr
+    assert not list((work / ".pulumi-state").rglob("nope.json"))
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "old.yaml").write_text("kind: Stale\n")
+    refused = deploy(work, "render", "--out", str(tmp_path / "busy"), check=False)
+    assert refused.returncode == 2 and "is not empty" in refused.stdout

@@ -68,7 +68,7 @@ def test_adopting_a_missing_uuid_with_admin_credentials_names_it(make_stack, dou
     with pytest.raises(auto.CommandError):
         stack.up()
     text = "\n".join(stack.output)
-    assert f"error: registration.uuid {missing} is not a connector on the platform (status 404)" in text
+    assert "error: the uuid set in registration.uuid is not a connector on the platform (status 404)" in text
     assert "Traceback" not in text
     assert counts(double) == {"get": 1}
 
