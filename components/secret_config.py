@@ -10,6 +10,7 @@ cannot be read, every field of every entry of a secret key counts as secret.
 from __future__ import annotations
 
 import pathlib
+import re
 from typing import Any
 
 import pulumi
@@ -20,10 +21,16 @@ ALL = frozenset({"spec", "registration"})
 """Every field (the stack file could not be read): every rendered object and the registration."""
 
 
+ALWAYS_SECRET = re.compile(r"^spec\.registration\.(adminCredentials\..*|authAttributes\[\d+\]\.content.*)$")
+"""Values the registration keeps secret in state whatever the config says: nothing else to mark."""
+
+
 def stack_file() -> pathlib.Path | None:
-    """The stack's settings file: ``stacks/`` (this project's ``stackConfigDir``) or the project folder."""
+    """The stack's settings file: ``stacks/`` (this project's ``stackConfigDir``) or the project
+    folder, under the project's root (or the working folder)."""
     name = f"Pulumi.{pulumi.get_stack()}.yaml"
-    for folder in (pathlib.Path.cwd() / "stacks", pathlib.Path.cwd()):
+    roots = [pathlib.Path(root) for root in (pulumi.get_root_directory() or "", str(pathlib.Path.cwd())) if root]
+    for folder in (folder for root in roots for folder in (root / "stacks", root)):
         if (folder / name).is_file():
             return folder / name
     return None
@@ -60,12 +67,18 @@ def secret_fields(key: str, count: int) -> list[frozenset[str]]:
     paths = secure_paths(key)
     if paths is None:
         return [ALL] * count
+    if paths == [key]:  # the whole list set as one secret value: every field of every entry
+        return [ALL] * count
     fields: list[set[str]] = [set() for _ in range(count)]
     for path in paths:
-        head, _, rest = path.partition("].")
-        index = int(head.removeprefix(f"{key}["))
-        parts = rest.split(".")
-        field = parts[1] if parts[0] == "spec" and len(parts) > 1 else parts[0]
-        if index < count:
-            fields[index].add(to_snake(field.split("[")[0]))
+        found = re.match(rf"^{key}\[(\d+)\](?:\.(.*))?$", path)
+        if found is None or int(found[1]) >= count:
+            continue
+        rest = found[2] or ""
+        if not rest:  # the whole entry
+            fields[int(found[1])] |= ALL
+        elif not ALWAYS_SECRET.match(rest):
+            parts = rest.split(".")
+            field = parts[1] if parts[0] == "spec" and len(parts) > 1 else parts[0]
+            fields[int(found[1])].add(to_snake(field.split("[")[0]))
     return [frozenset(f) for f in fields]

@@ -97,6 +97,22 @@ def test_the_inline_language_server_is_the_one_the_automation_api_starts():
     assert "self.program" in inspect.getsource(_server.LanguageServer.Run)
 
 
+def test_the_sdks_inline_server_still_leaves_the_root_directory_unset():
+    """The inline server gives the program the workspace's folder because the SDK's does not
+    (when it starts to, this fails and the setting can go); the setting it writes exists."""
+    from pulumi.automation import _server
+    from pulumi.runtime import settings
+
+    assert "root_directory" not in inspect.getsource(_server.LanguageServer.Run)
+    assert "root_directory" in inspect.signature(settings.reset_options).parameters
+    before = settings.SETTINGS.root_directory
+    try:
+        settings.SETTINGS.root_directory = "/a/project"
+        assert pulumi.get_root_directory() == "/a/project"
+    finally:
+        settings.SETTINGS.root_directory = before
+
+
 def test_importing_the_registration_wing_patches_nothing():
     """Outside the host, loading the wing (and the provider's ``configure``) leaves every thread
     pool and the ``traceback`` of ``__main__`` as they were."""

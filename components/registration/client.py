@@ -160,8 +160,8 @@ class Transport:
                     return Answer(answer.status, answer.payload, unanswered)
                 except Expired as expired:
                     unanswered |= expired.sent
-                    if last is not None and not expired.sent:  # no time left for another attempt
-                        raise self._gave_up(operation, last, attempts - 1, unanswered) from None
+                    if last is not None:  # the deadline ended a retry: the failure retried is the news
+                        raise self._gave_up(operation, last, attempts - (not expired.sent), unanswered) from None
                     raise RegistrationError(self._no_answer(operation, unanswered)) from None
                 except _Retryable as failure:
                     last = failure

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
@@ -87,6 +88,14 @@ class EngineStack:
 
     def set_connectors(self, connectors: list[dict[str, Any]], secret: bool = False) -> None:
         self.stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors), secret=secret))
+
+    def set_connectors_yaml(self, connectors: list[dict[str, Any]]) -> None:
+        """The ``connectors`` as YAML structure in the stack's settings file, as a user writes
+        it (``set_connectors`` stores one JSON string, which ``--path`` cannot address)."""
+        settings = self.work_dir / f"Pulumi.{self.stack.name}.yaml"
+        document = yaml.safe_load(settings.read_text())
+        document["config"]["connectors:connectors"] = connectors
+        settings.write_text(yaml.safe_dump(document))
 
     def rendered(self) -> dict[str, str]:
         return {p.name: p.read_text() for p in sorted(self.render_dir.rglob("*.yaml"))}

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import yaml
 from pulumi import automation as auto
 
 from ..platform_double import platform_double
@@ -38,15 +37,6 @@ def connector(platform_url: str) -> dict[str, Any]:
             },
         },
     }
-
-
-def structured(stack: Any, connectors: list[dict[str, Any]]) -> None:
-    """The stack's ``connectors`` as YAML structure in its settings file, as a user writes it
-    (``make_stack`` stores it as one JSON string, which ``--path`` cannot address)."""
-    settings = stack.work_dir / f"Pulumi.{stack.stack.name}.yaml"
-    document = yaml.safe_load(settings.read_text())
-    document["config"]["connectors:connectors"] = connectors
-    settings.write_text(yaml.safe_dump(document))
 
 
 def holders(state_text: str, value: str) -> list[str]:
@@ -81,7 +71,7 @@ def test_a_credential_set_with_path_and_secret_is_nowhere_in_state(make_stack):
         registration["authAttributes"][0]["content"] = "to be set as a secret"
         registration["adminCredentials"]["bearerToken"] = "to be set as a secret"
         stack = make_stack([given], name="secret")
-        structured(stack, [given])
+        stack.set_connectors_yaml([given])
         for path, value in zip(PATHS, (PASSWORD, TOKEN), strict=True):
             stack.stack.set_config(path, auto.ConfigValue(value, secret=True), path=True)
         stack.preview()

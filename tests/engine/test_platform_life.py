@@ -96,15 +96,23 @@ def test_a_409_is_explained_then_adopted_with_admin_credentials(make_stack, doub
     assert ADMIN_TOKEN not in stack.state_file() and ADMIN_TOKEN not in "\n".join(stack.output)
 
 
+def secret_token(stack: EngineStack, connectors: list[dict[str, Any]]) -> None:
+    """The connectors as YAML in the stack file, the admin token set alone as a secret (the
+    rest stays readable in the preview)."""
+    stack.set_connectors_yaml(connectors)
+    path = "connectors[0].spec.registration.adminCredentials.bearerToken"
+    stack.stack.set_config(path, auto.ConfigValue(ADMIN_TOKEN, secret=True), path=True)
+
+
 def test_a_new_url_edits_the_record_in_place_and_preview_lists_it(make_stack, double):
     config = connector(double.url, adminCredentials=ADMIN)
     stack = make_stack([config], name="edit")
-    stack.set_connectors([config], secret=True)
+    secret_token(stack, [config])
     uuid = uuid_of(stack.up())
     changed = copy.deepcopy(config)
     changed["spec"]["service"] = {"port": 9090}
     changed["spec"]["registration"]["customAttributes"] = [{"name": "description", "content": "new"}]
-    stack.set_connectors([changed], secret=True)
+    secret_token(stack, [changed])
     stack.output.clear()
     preview = stack.preview()
     line = next(line for line in stack.output if "x509-registration" in line)
