@@ -9,7 +9,9 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import socket
 import ssl
+import threading
 import time
 import tracemalloc
 import uuid as uuids
@@ -133,6 +135,25 @@ def test_one_deadline_bounds_the_whole_operation(behaviour):
     assert "may have registered the connector" in message and "registration.adminCredentials" in message
     assert took < 4.5, took
     assert len(platform.requests) == 1
+
+
+def test_a_name_lookup_that_never_ends_is_bounded_by_the_deadline(monkeypatch):
+    """The system's resolver can wait many seconds on a silent name server; the deadline holds."""
+    released = threading.Event()
+    real = socket.getaddrinfo
+
+    def silent_name_server(host: str, *args: Any, **kwargs: Any) -> Any:
+        if host == "platform.example":
+            released.wait(30)
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", silent_name_server)
+    try:
+        message, took = fails(RegistrationProvider().create, props("https://platform.example/api", deadline=1))
+    finally:
+        released.set()
+    assert "no complete answer within 1 s" in message and "may have registered" not in message
+    assert took < 3, took
 
 
 def test_a_huge_answer_is_refused_unread():

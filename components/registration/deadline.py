@@ -1,7 +1,7 @@
 """One deadline for a whole operation, down to the socket: an httpx transport whose every
 connect, TLS handshake, write and read waits at most until the deadline.
 
-httpx's timeouts apply to each socket operation alone, so an answer that trickles a byte a
+httpx's timeouts apply to each socket operation alone (and none to the name lookup), so an answer that trickles a byte a
 second, or headers that never end, would keep a run reading for as long as the platform likes.
 Here the network backend under the connection pool bounds each operation by the time left, and
 raises ``Expired`` once none is; a TLS handshake refused by verification raises ``TlsFailure``.
@@ -10,8 +10,10 @@ Both are this module's own exceptions, so nothing in httpx or httpcore turns the
 
 from __future__ import annotations
 
+import queue
 import socket
 import ssl
+import threading
 import time
 import urllib.request
 from collections.abc import Iterable, Iterator
@@ -48,6 +50,28 @@ class Deadline:
         if left <= 0:
             raise Expired(sent)
         return left if timeout is None else min(timeout, left)
+
+
+def resolve(host: str, port: int, deadline: Deadline) -> list[str]:
+    """The addresses ``host`` resolves to, waited for at most until the deadline: the system's
+    resolver has timeouts of its own (seconds per name server, per attempt) that no socket
+    timeout bounds, so it runs in a thread of its own, left to finish on its own if late."""
+    found: queue.Queue[list[Any] | None] = queue.Queue(maxsize=1)
+
+    def lookup() -> None:
+        try:
+            found.put(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError):
+            found.put(None)
+
+    threading.Thread(target=lookup, name="platform-address-lookup", daemon=True).start()
+    try:
+        infos = found.get(timeout=deadline.bound(None, sent=False))
+    except queue.Empty:
+        raise Expired(sent=False) from None
+    if infos is None:
+        raise httpcore.ConnectError("the platform's host name did not resolve")
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 class _Stream(httpcore.NetworkStream):
@@ -101,17 +125,14 @@ class _Backend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
-        """Each address the name resolves to in turn, each bounded by the time left (a plain
-        ``create_connection`` would give every address the whole timeout)."""
-        try:
-            addresses = list(dict.fromkeys(info[4][0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)))
-        except (OSError, UnicodeError):
-            raise httpcore.ConnectError("the platform's host name did not resolve") from None
+        """Each address the name resolves to in turn, the lookup and each address bounded by the
+        time left (a plain ``create_connection`` would give every address the whole timeout)."""
+        addresses = resolve(host, port, self._deadline)
         failure: Exception = httpcore.ConnectError("no address")
         for address in addresses:
             try:
                 bound = self._deadline.bound(timeout, sent=False)
-                stream = self._backend.connect_tcp(str(address), port, bound, local_address, socket_options)
+                stream = self._backend.connect_tcp(address, port, bound, local_address, socket_options)
                 return _Stream(stream, self._deadline)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
                 failure = error
