@@ -149,6 +149,12 @@ def export_outputs(kind: str, entries: Sequence[WorkloadEntry], outputs: list[di
             pulumi.export(entry.name, out)
 
 
+def without_registration(entry: ConnectorEntry) -> ConnectorEntry:
+    """The entry as ``renderOnly`` renders it: its registration (and the Secret holding its
+    credentials, which only a cluster could give) left out."""
+    return entry.model_copy(update={"spec": entry.spec.model_copy(update={"registration": None})})
+
+
 def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
@@ -156,13 +162,14 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))
     check_names_across_kinds(entries, proxies)
-    if not settings.render_only:
-        check_routes(entries, settings)
+    if settings.render_only:
+        entries = [without_registration(entry) for entry in entries]
+    check_routes(entries, settings)
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
     references = resolve_all(entries, reader)
     proxy_references = resolve_all(proxies, reader, "proxies")
-    if any(entry.spec.registration is not None for entry in entries) and not settings.render_only:
+    if any(entry.spec.registration is not None for entry in entries):
         start_provider_early()
     provider = kubernetes_provider(settings)
     base = pulumi.ResourceOptions(provider=provider)
@@ -171,8 +178,6 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     connector_outputs = []
     for index, (entry, name, refs) in enumerate(zip(entries, resource_names(entries), references, strict=True)):
         args = entry.to_args()
-        if settings.render_only:
-            args = args.model_copy(update={"registration": None})
         opts = entry_options(entry, base, created.get(entry.namespace))
         label = entry_label(index, entry)
         connector = ConnectorComponent(

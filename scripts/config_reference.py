@@ -213,7 +213,7 @@ def reference_markdown() -> str:
         lines.append(f"| `{key}` | {' or '.join(kind) if isinstance(kind, list) else kind} | {text} |")
     header = ["", "| field | type | default | allowed | rule | what it is |", "|---|---|---|---|---|---|"]
     for title, model, key in (("Connector", ConnectorEntry, "connectors"), ("Proxy", ProxyEntry, "proxies")):
-        lines += ["", f"## A {title.lower()}: an entry of `{key}:{key}`", *header, *_rows(model, "")]
+        lines += ["", f"## A {title.lower()}: an entry of `connectors:{key}`", *header, *_rows(model, "")]
     return "\n".join(lines) + "\n"
 
 

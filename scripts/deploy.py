@@ -5,19 +5,26 @@ process (no Python language host needed), with the pulumi CLI on PATH when it is
 newer (the user's own PULUMI_HOME, login and plugins), else the one ``scripts/install-tools``
 builds; with the operations and flags of the ``pulumi`` command:
 
-    python scripts/deploy.py preview [--diff] [--target URN ...] [--stack dev]
-    python scripts/deploy.py up      [--diff] [--target URN ...] [--replace URN ...]
+    python scripts/deploy.py preview [--diff] [--refresh] [--target URN ...] [--stack dev]
+    python scripts/deploy.py up      [--diff] [--refresh] [--target URN ...] [--replace URN ...]
     python scripts/deploy.py refresh [--target URN ...] [--clear-pending-creates]
     python scripts/deploy.py destroy [--target URN ...]
+    python scripts/deploy.py render  --out DIR   (the manifests alone: no state, no cluster, as ``helm template``)
+    python scripts/deploy.py status              (namespace, image, ready replicas, uuid, platform status; read-only)
     python scripts/deploy.py urns    (every resource's URN, as ``pulumi stack --show-urns``)
     python scripts/deploy.py cancel  (after a run was killed: release the stack's lock)
 
-    python scripts/deploy.py up --stacks 'prod-*' --parallel 4   (many stacks at once: scripts/fleet.py)
+    python scripts/deploy.py up --stacks 'prod-*' --parallel 4 [--shard K/N]   (many stacks: scripts/fleet.py)
     python scripts/deploy.py up --engine-parallel 32             (more operations at once: slow registrations)
 
-State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to
-``.pulumi-state/`` in the project (ignored by git). Secrets are encrypted with the passphrase
-``PULUMI_CONFIG_PASSPHRASE`` if set, else the documented local one, ``local-dev-only``.
+Every operation also takes ``--work-dir`` (the project folder), ``--secrets-provider`` (a new
+stack's), ``--skip-checkpoints`` (see docs/performance.md) and ``--report FILE`` (the result as
+JSON); ``--help`` lists them all.
+
+State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to the
+backend the user's own CLI is logged in to, else to ``.pulumi-state/`` in the project (ignored
+by git). Secrets are encrypted with the passphrase ``PULUMI_CONFIG_PASSPHRASE`` if set, else,
+for local state only, the documented local one, ``local-dev-only``.
 Stack config is read from ``<work-dir>/stacks/Pulumi.<stack>.yaml``.
 """
 

@@ -6,6 +6,7 @@ message saying what to install."""
 from __future__ import annotations
 
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -66,3 +67,16 @@ def find_cli() -> Cli:
         raise ToolsUnavailable(INSTALL_HINT)
     bin_dir = tools_bin()
     return Cli(bin_dir, str(bin_dir.parent / "pulumi-home"), True)
+
+
+def logged_in_backend(cli: Cli) -> str | None:
+    """The backend the user's own CLI is logged in to (``pulumi login``), from the user's
+    ``PULUMI_HOME``; None for the built CLI, or when not logged in."""
+    if cli.built:
+        return None
+    home = pathlib.Path(os.environ.get("PULUMI_HOME") or pathlib.Path.home() / ".pulumi")
+    try:
+        current = json.loads((home / "credentials.json").read_text()).get("current")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return current if isinstance(current, str) and current else None

@@ -13,13 +13,16 @@ import argparse
 import os
 import pathlib
 import shutil
+import sys
 import tempfile
 
 import yaml
 
 
 def render(options: argparse.Namespace) -> int:
-    from scripts.stack_run import SettingsError, passphrase, run
+    from scripts.engine_tools import ToolsUnavailable
+    from scripts.pulumi_cli import find_cli
+    from scripts.stack_run import SettingsError, passphrase, run, state_backend
 
     source = pathlib.Path(options.work_dir).resolve()
     settings = source / "stacks" / f"Pulumi.{options.stack}.yaml"
@@ -32,7 +35,11 @@ def render(options: argparse.Namespace) -> int:
         return 2
     out.mkdir(parents=True, exist_ok=True)
     try:  # the stack's own backend decides which passphrase its secrets need
-        secret = passphrase(source, options.stack, options.secrets_provider)
+        backend = state_backend(source, find_cli())
+        secret = passphrase(source, options.stack, options.secrets_provider, backend)
+    except ToolsUnavailable as error:
+        print(f"deploy.py: {error}", file=sys.stderr, flush=True)
+        return 3
     except SettingsError as error:
         print(f"deploy.py: {error}", flush=True)
         return 2
@@ -44,7 +51,7 @@ def render(options: argparse.Namespace) -> int:
         config = document.setdefault("config", {})
         config.update({"connectors:renderDirectory": str(out), "connectors:renderOnly": "true"})
         (work / "stacks" / settings.name).write_text(yaml.safe_dump(document, sort_keys=False))
-        backend = os.environ.get("PULUMI_BACKEND_URL")
+        given = os.environ.get("PULUMI_BACKEND_URL")
         os.environ["PULUMI_BACKEND_URL"] = f"file://{pathlib.Path(folder) / 'state'}"
         if secret is not None:
             os.environ["PULUMI_CONFIG_PASSPHRASE"] = secret
@@ -54,10 +61,10 @@ def render(options: argparse.Namespace) -> int:
             code = run(copy, {"changes": {}}, [])
         finally:
             os.chdir(source)
-            if backend is None:
+            if given is None:
                 os.environ.pop("PULUMI_BACKEND_URL", None)
             else:
-                os.environ["PULUMI_BACKEND_URL"] = backend
+                os.environ["PULUMI_BACKEND_URL"] = given
     if code == 0:
         print(f"manifests of stack {options.stack} written to {out}")
     return code

@@ -28,9 +28,19 @@ def skips_checkpoints(operation: str, asked: bool) -> bool:
     return asked or operation == "preview"
 
 
-def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None) -> str | None:
+def state_backend(work_dir: pathlib.Path, cli: Any) -> str:
+    """Where the stacks' state is: ``PULUMI_BACKEND_URL``, else the backend the user's own CLI
+    is logged in to, else ``.pulumi-state/`` in the project folder."""
+    from scripts.pulumi_cli import logged_in_backend
+
+    given = os.environ.get("PULUMI_BACKEND_URL") or logged_in_backend(cli)
+    return given or f"file://{work_dir / '.pulumi-state'}"
+
+
+def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None, backend: str) -> str | None:
     """The passphrase for the stack's secrets: the user's, or the local default only where the
-    state is a local folder; None where a KMS provider (or a passphrase file) keeps them."""
+    state (``backend``) is a local folder; None where a KMS provider (or a passphrase file)
+    keeps them."""
     given = os.environ.get("PULUMI_CONFIG_PASSPHRASE")
     if given is not None:
         return given
@@ -39,10 +49,10 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None)
     provider = secrets_provider or in_file or "passphrase"
     if provider != "passphrase" or os.environ.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
         return None
-    backend = os.environ.get("PULUMI_BACKEND_URL", "")
-    if backend and not backend.startswith("file://"):
+    if not backend.startswith("file://"):
         raise SettingsError(
-            "the state backend (PULUMI_BACKEND_URL) is shared, not a local folder: set PULUMI_CONFIG_PASSPHRASE (or "
+            "the state backend (PULUMI_BACKEND_URL, or your pulumi login) is shared, not a local folder: "
+            "set PULUMI_CONFIG_PASSPHRASE (or "
             "PULUMI_CONFIG_PASSPHRASE_FILE) to the team's passphrase, or give the stack a KMS secrets provider "
             "(--secrets-provider awskms://..., gcpkms://, azurekeyvault://, hashivault://); the local default is not used there"
         )
@@ -59,16 +69,16 @@ def open_stack(options: argparse.Namespace) -> Any:
     from scripts.sdk_inline_server import report_run_errors_once
 
     work_dir = pathlib.Path(options.work_dir).resolve()
-    secret = passphrase(work_dir, options.stack, options.secrets_provider)
     cli = find_cli()
+    backend = state_backend(work_dir, cli)
+    secret = passphrase(work_dir, options.stack, options.secrets_provider, backend)
     print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
     env = engine_env(cli.bin_dir, secret or "", cli.pulumi_home)
     if secret is None:
         del env["PULUMI_CONFIG_PASSPHRASE"]
-    if not os.environ.get("PULUMI_BACKEND_URL"):
-        state = work_dir / ".pulumi-state"
-        state.mkdir(exist_ok=True)
-        env["PULUMI_BACKEND_URL"] = f"file://{state}"
+    if backend == f"file://{work_dir / '.pulumi-state'}":
+        (work_dir / ".pulumi-state").mkdir(exist_ok=True)
+    env["PULUMI_BACKEND_URL"] = backend
     if skips_checkpoints(options.operation, options.skip_checkpoints):
         env["PULUMI_SKIP_CHECKPOINTS"] = "true"
     os.environ.update(env)

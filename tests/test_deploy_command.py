@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
 from scripts.deploy import arguments
-from scripts.stack_run import LOCAL_PASSPHRASE, SettingsError, passphrase, skips_checkpoints
+from scripts.pulumi_cli import Cli
+from scripts.stack_run import LOCAL_PASSPHRASE, SettingsError, passphrase, skips_checkpoints, state_backend
 
 
 @pytest.mark.parametrize(
@@ -39,25 +42,37 @@ def stack_file(tmp_path, **settings):
 def test_the_local_passphrase_is_refused_for_a_shared_backend(monkeypatch, tmp_path, backend):
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
-    monkeypatch.setenv("PULUMI_BACKEND_URL", backend)
     with pytest.raises(SettingsError, match=r"set PULUMI_CONFIG_PASSPHRASE .* or give the stack a KMS secrets provider"):
-        passphrase(stack_file(tmp_path), "s", None)
+        passphrase(stack_file(tmp_path), "s", None, backend)
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "team-secret")
-    assert passphrase(tmp_path, "s", None) == "team-secret"
+    assert passphrase(tmp_path, "s", None, backend) == "team-secret"
 
 
 def test_the_local_passphrase_serves_local_state_and_kms_stacks_need_none(monkeypatch, tmp_path):
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
-    for backend in (None, f"file://{tmp_path}/state"):
-        if backend is None:
-            monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
-        else:
-            monkeypatch.setenv("PULUMI_BACKEND_URL", backend)
-        assert passphrase(stack_file(tmp_path), "s", None) == LOCAL_PASSPHRASE
+    assert passphrase(stack_file(tmp_path), "s", None, f"file://{tmp_path}/state") == LOCAL_PASSPHRASE
+    shared = "postgres://team-db/pulumi"
+    assert passphrase(stack_file(tmp_path, secretsprovider="awskms://alias/state"), "s", None, shared) is None
+    assert passphrase(stack_file(tmp_path), "s", "gcpkms://projects/p/keys/k", shared) is None
+
+
+@pytest.mark.parametrize("built", [False, True])
+def test_state_goes_to_the_backend_set_else_the_users_login_else_the_project(monkeypatch, tmp_path, built):
+    """``pulumi login`` counts for the user's own CLI (its PULUMI_HOME); the built one has none."""
+    cli = Cli(tmp_path / "bin", None if not built else str(tmp_path / "built-home"), built)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("PULUMI_HOME", str(home))
+    monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
+    local = f"file://{tmp_path / '.pulumi-state'}"
+    assert state_backend(tmp_path, cli) == local
+    (home / "credentials.json").write_text(json.dumps({"current": "s3://team-state", "accounts": {}}))
+    assert state_backend(tmp_path, cli) == (local if built else "s3://team-state")
+    (home / "credentials.json").write_text("{not json")
+    assert state_backend(tmp_path, cli) == local
     monkeypatch.setenv("PULUMI_BACKEND_URL", "postgres://team-db/pulumi")
-    assert passphrase(stack_file(tmp_path, secretsprovider="awskms://alias/state"), "s", None) is None
-    assert passphrase(stack_file(tmp_path), "s", "gcpkms://projects/p/keys/k") is None
+    assert state_backend(tmp_path, cli) == "postgres://team-db/pulumi"
 
 
 def test_flags_that_belong_to_other_operations_are_refused():

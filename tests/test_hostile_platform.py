@@ -109,14 +109,16 @@ def test_a_bad_uuid_in_state_makes_no_request(bad):
     assert platform.requests == []
 
 
-def test_a_bad_uuid_in_config_is_refused_at_preview_and_by_the_provider():
+@pytest.mark.parametrize("bad", [b for b in BAD_UUIDS if b])
+def test_a_bad_uuid_in_config_is_refused_at_preview_and_by_the_provider(bad):
     entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
-    entry["spec"]["registration"] = {"platformUrl": "https://p/api", "name": "n", "authType": "none", "uuid": "../x"}
-    with pytest.raises(Exception, match=r"registration\.uuid: must be a UUID"):
+    entry["spec"]["registration"] = {"platformUrl": "https://p/api", "name": "n", "authType": "none", "uuid": bad}
+    with pytest.raises(Exception, match=r"registration\.uuid: must be a UUID") as caught:
         parse_connectors([entry])
+    assert bad not in str(caught.value)
     with hostile_platform(answer(200)) as platform:
-        message, _ = fails(RegistrationProvider().create, props(platform.url, adopt_uuid="../x"))
-    assert "uuid must be a UUID" in message and platform.requests == []
+        message, _ = fails(RegistrationProvider().create, props(platform.url, adopt_uuid=bad))
+    assert "uuid must be a UUID" in message and bad not in message and platform.requests == []
 
 
 @pytest.mark.parametrize(
@@ -207,6 +209,24 @@ def test_endless_paging_stops_when_a_page_adds_nothing():
     assert "status 409" in message
 
 
+def test_paging_stops_at_its_page_limit(monkeypatch):
+    """A platform that always has one more page of new records: the listing ends at the limit."""
+    from components.registration import api
+
+    monkeypatch.setattr(api, "MAX_PAGES", 5)
+
+    def ever_more(request: Any, conn: Any, stop: Any) -> None:
+        if request.path.endswith("/register"):
+            return answer(409)(request, conn, stop)
+        item = {"uuid": str(uuids.uuid4()), "name": "other", "url": "u", "version": "v2"}
+        json_answer(200, json.dumps({"items": [item], "totalPages": 10**9}))(request, conn, stop)
+
+    with hostile_platform(ever_more) as platform:
+        message, _ = fails(RegistrationProvider().create, props(platform.url, admin=True))
+    assert "listing connectors stopped after 5 pages without reaching the last" in message
+    assert [r.path for r in platform.requests].count("/api/v2/connectors/list") == 5
+
+
 def test_an_unknown_status_with_a_valid_uuid_keeps_the_record(capfd):
     with hostile_platform(json_answer(200, registered(GOOD_UUID, "sparkling").decode())) as platform:
         result = RegistrationProvider().create(props(platform.url))
@@ -235,6 +255,10 @@ def test_admin_credentials_over_plain_http_are_refused_unless_loopback_or_allowe
     assert parse_connectors([entry])
     message, took = fails(RegistrationProvider().create, props("http://platform.example/api", admin=True))
     assert "would travel in clear" in message and took < 1
+    checked = RegistrationProvider().check({}, props("http://platform.example/api", admin=True))
+    assert [(f.property, "would travel in clear" in f.reason) for f in checked.failures] == [("adminCredentials", True)]
+    allowed = props("http://platform.example/api", admin=True, send_admin_credentials_over_http=True)
+    assert RegistrationProvider().check({}, allowed).failures == []
     with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
         assert RegistrationProvider().create(props(platform.url, admin=True)).id == GOOD_UUID
 
@@ -281,6 +305,30 @@ def test_a_tls_failure_is_named_and_not_retried(certificates):
         message, _ = fails(RegistrationProvider().create, props(platform.url, deadline=5))
     assert "TLS verification failed" in message and "could not be reached" not in message
     assert platform.requests == []
+
+
+def test_a_client_certificate_keeps_the_one_trust_rule(certificates):
+    """With a client certificate as with a token: the default trust refuses a private CA, the
+    bundle given is trusted; a certificate that does not load fails the first administrator's
+    call at once (the register call carries no credentials)."""
+    client = {"clientCertificate": certificates.client_cert.read_text(), "clientKey": certificates.client_key.read_text()}
+
+    def registering() -> Any:
+        return sequence(answer(409), json_answer(200, json.dumps({"items": [], "totalPages": 1})))
+
+    with hostile_platform(registering(), tls=tls_server(certificates)) as platform:
+        message, took = fails(RegistrationProvider().create, props(platform.url, deadline=5, admin_credentials=client))
+        assert "TLS verification failed" in message and took < 2
+        assert platform.requests == []
+        trusted = props(platform.url, deadline=5, admin_credentials=client, ca_bundle=certificates.ca.read_text())
+        message, _ = fails(RegistrationProvider().create, trusted)
+        assert "status 409" in message and len(platform.requests) == 2
+    broken = {**client, "clientKey": certificates.ca.read_text()}
+    with hostile_platform(registering(), tls=tls_server(certificates)) as platform:
+        given = props(platform.url, deadline=5, admin_credentials=broken, ca_bundle=certificates.ca.read_text())
+        message, took = fails(RegistrationProvider().create, given)
+    assert "the client certificate and key could not be loaded" in message and took < 1
+    assert [r.path for r in platform.requests] == ["/api/v2/connector/register"], "the register call needs no certificate"
 
 
 @pytest.mark.parametrize("setting", ["insecure_skip_tls_verify", "approve", "deregister_on_destroy"])

@@ -116,3 +116,20 @@ def test_shards_split_the_stacks_between_runners(tmp_path):
     shares = [matching_stacks(tmp_path, "prod-*", (k, 4)) for k in range(1, 5)]
     assert sorted(s for share in shares for s in share) == every
     assert all(len(share) in (2, 3) for share in shares)
+
+
+def test_render_only_leaves_registrations_and_their_secrets_out():
+    """``renderOnly`` (the main command's ``render``) needs no cluster even where a
+    registration's admin credentials come from a Secret, and registers nothing."""
+    registration = {
+        "platformUrl": "https://core.example/api",
+        "name": "X.509",
+        "authType": "none",
+        "adminCredentials": {"secretRef": {"name": "platform-admin", "bearerTokenKey": "jwt"}},
+    }
+    config = {"connectors": [connector("x509", "ilm", registration=registration)]}
+    with pytest.raises(InvalidArgumentsError, match="without a cluster"):
+        program_with(config)
+    mocks = program_with({**config, "renderOnly": "true"})
+    assert names_of(mocks, "kubernetes:apps/v1:Deployment") == ["x509"]
+    assert not [r for r in mocks.resources if "Registration" in r.type_]

@@ -162,7 +162,7 @@ class RegistrationArgs(Model):
                 raise ValueError(f"platformUrl {problem}")
             over_http = admin_over_http_problem(self.platform_url, self.send_admin_credentials_over_http)
             if over_http and self.admin_credentials is not None:
-                raise ValueError(over_http)
+                raise ValueError(f"adminCredentials {over_http}")
         if self.auth_type != "none" and not self.auth_attributes:
             raise ValueError(f"authAttributes are required when authType is {self.auth_type}")
         return self

@@ -1,10 +1,5 @@
-"""The component package: the connector and the proxy served to any Pulumi language.
-
-``schema`` generates the package schema from the argument models; ``provider`` serves the two
-components over Pulumi's provider protocol (``python -m components.package``, which the
-executable plugin ``scripts/install-tools`` installs runs, or ``PulumiPlugin.yaml`` here for
-``pulumi package add``).
-"""
+"""The component package: the connector, the proxy and the registration served to any Pulumi
+language (``schema`` from the models, ``provider`` over Pulumi's protocol); glue, it imports any wing."""
 
 PACKAGE = "connectors"
 VERSION = "0.1.0"

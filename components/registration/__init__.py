@@ -1,8 +1,5 @@
-"""What talks to the platform: the route, cluster access, the HTTP transport, the platform's API
-as one client, and the ``Registration`` dynamic resource; it imports nothing else of ``components``.
-
-Importing it patches nothing and loads neither pydantic nor the renderer: the registrations'
-provider process loads this wing alone."""
+"""What talks to the platform (route, cluster access, transport, the API as one client, the
+``Registration`` resource); it imports nothing else of ``components``, and patches nothing."""
 
 from __future__ import annotations
 

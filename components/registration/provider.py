@@ -52,12 +52,18 @@ def label(props: dict[str, Any]) -> str:
     return str(props.get("connector_label") or "the connector")
 
 
+def admin_over_http(props: dict[str, Any], unknown: object = None) -> list[tuple[str, str]]:
+    """Admin credentials that would travel in clear; nothing while a value is not yet known."""
+    url, allowed, admin = (props.get(k) for k in ("platform_url", "send_admin_credentials_over_http", "admin_credentials"))
+    if not admin or not isinstance(url, str) or (unknown is not None and unknown in (url, allowed, admin)):
+        return []
+    problem = admin_over_http_problem(url, allowed is True)
+    return [("adminCredentials", problem)] if problem else []
+
+
 def checked(props: dict[str, Any]) -> dict[str, Any]:
     """The properties, once every input is what the table says; else one error naming them."""
-    found = input_checks.problems(props)
-    if not found:
-        over_http = admin_over_http_problem(str(props["platform_url"]), bool(props.get("send_admin_credentials_over_http")))
-        found = [("adminCredentials", over_http)] if over_http and props.get("admin_credentials") else []
+    found = input_checks.problems(props) or admin_over_http(props)
     if found:
         listed = "; ".join(f"{name} {problem}" for name, problem in found)
         raise RegistrationError(f"registration of {label(props)} cannot work: {listed}")
@@ -89,7 +95,8 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        failures = [CheckFailure(name, problem) for name, problem in input_checks.problems(news, provider_host.UNKNOWN)]
+        found = input_checks.problems(news, provider_host.UNKNOWN) or admin_over_http(news, provider_host.UNKNOWN)
+        failures = [CheckFailure(name, problem) for name, problem in found]
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:

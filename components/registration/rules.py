@@ -66,6 +66,6 @@ def admin_over_http_problem(platform_url: str, allowed: bool) -> str | None:
     if parts.scheme != "http" or allowed or is_loopback(parts.hostname or ""):
         return None
     return (
-        "adminCredentials would travel in clear over http://; use an https:// platformUrl, or set "
+        "would travel in clear over http://; use an https:// platformUrl, or set "
         f"registration.{OVER_HTTP_SETTING}: true where the network itself is trusted (a mesh with mTLS)"
     )

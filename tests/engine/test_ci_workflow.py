@@ -99,3 +99,11 @@ def test_a_failed_preview_fails_its_job(engine, tmp_path):
     outcomes = [run_steps(workflow["jobs"]["preview"], repo, env, shard)[-1] for shard in (1, 2, 3)]
     assert [o.returncode != 0 for o in outcomes] == [True, False, False], "only the shard with the stack fails"
     assert "connectors[0].spec.replicas" in (tmp_path / "preview-1.txt").read_text()
+
+
+def test_the_shards_of_up_never_cancel_each_other():
+    """GitHub lets one job of a concurrency group run and one wait, cancelling any other
+    waiting: the shards of one merge need a group each, and a running up is never cancelled."""
+    concurrency = yaml.safe_load(WORKFLOW.read_text())["jobs"]["up"]["concurrency"]
+    assert "${{ matrix.shard }}" in concurrency["group"]
+    assert concurrency["cancel-in-progress"] is False

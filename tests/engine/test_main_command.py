@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shutil
 import signal
 import subprocess
@@ -114,28 +115,27 @@ def pulumi_cli(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[st
     return subprocess.run(["pulumi", *args], cwd=work, env=env, capture_output=True, text=True)
 
 
+def readme_block(name: str) -> str:
+    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / "README.md").read_text(), re.S)
+    assert found, f"the README's {name} block"
+    return found.group(1)
+
+
 def test_config_set_by_path_with_the_real_cli(tmp_path):
-    """The README's edits: one connector's tag, one env value as a secret; a new value that
-    looks like a number is stored as one, and the error says how to give a string."""
+    """The README's edits, run as written with a pulumi on PATH: one connector's tag, one env
+    value as a secret, a new string that looks like a number; and without ``--type string``
+    such a value is stored as a number, and the error says how to give a string."""
+    from scripts.engine_tools import tools_bin
+
     work = project(tmp_path, "dev")
     deploy(work, "preview")
-    for args in (
-        ["config", "set", "--path", "connectors[0].spec.image.tag", "1.3.2"],
-        ["config", "set", "--path", "--secret", "connectors[0].spec.env[1].value", "env-secret-CANARY"],
-        ["config", "set", "--path", "connectors[0].spec.env[2].name", "GRPC_PORT"],
-        ["config", "set", "--path", "connectors[0].spec.env[2].value", "9090"],
-    ):
-        done = pulumi_cli(work, *args, "--stack", "dev")
-        assert done.returncode == 0, done.stderr
-    failed = deploy(work, "preview", check=False)
-    assert failed.returncode != 0
-    assert (
-        "connectors[0].spec.env[2].value: Input should be a valid string (got an integer); quote it in YAML, or from the "
-        "CLI: pulumi config set --path --type string 'connectors[0].spec.env[2].value' <value>"
-    ) in failed.stdout
-    done = pulumi_cli(
-        work, "config", "set", "--path", "--type", "string", "connectors[0].spec.env[2].value", "9090", "--stack", "dev"
-    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PULUMI_")}
+    env |= {
+        "PATH": f"{tools_bin()}:/usr/bin:/bin",
+        "PULUMI_HOME": str(tools_bin().parent / "pulumi-home"),
+        "VALUE": "env-secret-CANARY",
+    }
+    done = subprocess.run(["bash", "-e", "-c", readme_block("config-edits")], cwd=work, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     deploy(work, "up")
     (deployment,) = [t for n, t in files(work / "rendered").items() if "deployment" in n]
@@ -146,6 +146,14 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     assert "secure:" in (work / "stacks" / "Pulumi.dev.yaml").read_text()
     (state,) = (work / ".pulumi-state").rglob("dev.json")
     assert "env-secret-CANARY" not in state.read_text(), "the secret env value is ciphertext in state"
+    for args in (["connectors[0].spec.env[3].name", "HTTP_PORT"], ["connectors[0].spec.env[3].value", "8080"]):
+        assert pulumi_cli(work, "config", "set", "--path", *args, "--stack", "dev").returncode == 0
+    failed = deploy(work, "preview", check=False)
+    assert failed.returncode != 0
+    assert (
+        "connectors[0].spec.env[3].value: Input should be a valid string (got an integer); quote it in YAML, or from the "
+        "CLI: pulumi config set --path --type string 'connectors[0].spec.env[3].value' <value>"
+    ) in failed.stdout
 
 
 def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path):

@@ -1,5 +1,5 @@
-"""The main command on a user's machine: the pulumi CLI on PATH, the user's PULUMI_HOME and
-plugins, nothing built; with neither a CLI nor Go, one message saying what to install."""
+"""The main command on a user's machine: the pulumi CLI on PATH, the user's PULUMI_HOME, login
+and plugins, nothing built; with neither a CLI nor Go, one message saying what to install."""
 
 from __future__ import annotations
 
@@ -35,18 +35,21 @@ def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, 
         "PATH": f"{cli}:/usr/bin:/bin",
         "HOME": str(tmp_path / "home"),
         "PULUMI_HOME": str(home),
-        "PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}",
         "CONNECTOR_TOOLS_CACHE": str(cache),
     }
     (tmp_path / "state").mkdir()
+    subprocess.run([cli / "pulumi", "login", f"file://{tmp_path / 'state'}"], env=env, check=True, capture_output=True)
     assert shutil.which("go", path=env["PATH"]) is None
     plugin = pathlib.Path(engine["PULUMI_HOME"]) / "plugins" / f"resource-kubernetes-v{KUBERNETES}" / "pulumi-resource-kubernetes"
     subprocess.run(
         [cli / "pulumi", "plugin", "install", "resource", "kubernetes", f"v{KUBERNETES}", "-f", plugin], env=env, check=True
     )
 
-    done = deploy(env, project_copy(tmp_path), "preview")
+    work = project_copy(tmp_path)
+    done = deploy(env, work, "preview")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert list((tmp_path / "state").rglob("dev.json")), "the stack is in the backend of the user's login"
+    assert not (work / ".pulumi-state").exists()
     assert f"pulumi CLI: {cli / 'pulumi'}\n" in done.stdout
     assert list(cache.iterdir()) == [], "nothing built"
     assert (home / "plugins" / f"resource-kubernetes-v{KUBERNETES}").is_dir()

@@ -1,5 +1,5 @@
 // Two connectors from a TypeScript program, through the component package (see the README,
-// "Use from any Pulumi language"). The tests run this program as it is, through Node's
+// "Other languages: the component package"). The tests run this program as it is, through Node's
 // Automation API (src/deploy.ts), with the real engine.
 import * as pulumi from "@pulumi/pulumi";
 import { Connector, KubernetesProvider } from "./connectors";
