@@ -1,12 +1,19 @@
 """The main command on a user's machine: the pulumi CLI on PATH, the user's PULUMI_HOME, login
-and plugins, nothing built; with neither a CLI nor Go, one message saying what to install."""
+and plugins (the Kubernetes plugin installed by ``pulumi plugin install`` when missing), nothing
+built; with neither a CLI nor Go, one message saying what to install."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import pathlib
 import shutil
 import subprocess
 import sys
+import tarfile
+import threading
+from collections.abc import Iterator
+from typing import Any
 
 from ..conftest import ROOT
 
@@ -26,6 +33,37 @@ def deploy(env: dict[str, str], work: pathlib.Path, *args: str) -> subprocess.Co
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
 
 
+@contextlib.contextmanager
+def plugin_downloads(plugin: pathlib.Path, folder: pathlib.Path) -> Iterator[tuple[str, list[str]]]:
+    """A stand-in for the plugin downloads a user's CLI reaches on the internet: the built
+    Kubernetes plugin as a release archive, served on 127.0.0.1; yields its URL and the paths
+    fetched."""
+    folder.mkdir()
+    archive = folder / f"pulumi-resource-kubernetes-v{KUBERNETES}-linux-amd64.tar.gz"
+    with tarfile.open(archive, "w:gz", compresslevel=1) as tar:
+        tar.add(plugin / "pulumi-resource-kubernetes", arcname="pulumi-resource-kubernetes")
+    fetched: list[str] = []
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(folder), **kwargs)
+
+        def do_GET(self) -> None:
+            fetched.append(self.path)
+            super().do_GET()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", fetched
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, tmp_path):
     cli = tmp_path / "pulumi" / "bin"
     shutil.copytree(engine["TOOLS_BIN"], cli)
@@ -40,14 +78,13 @@ def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, 
     (tmp_path / "state").mkdir()
     subprocess.run([cli / "pulumi", "login", f"file://{tmp_path / 'state'}"], env=env, check=True, capture_output=True)
     assert shutil.which("go", path=env["PATH"]) is None
-    plugin = pathlib.Path(engine["PULUMI_HOME"]) / "plugins" / f"resource-kubernetes-v{KUBERNETES}" / "pulumi-resource-kubernetes"
-    subprocess.run(
-        [cli / "pulumi", "plugin", "install", "resource", "kubernetes", f"v{KUBERNETES}", "-f", plugin], env=env, check=True
-    )
+    plugin = pathlib.Path(engine["PULUMI_HOME"]) / "plugins" / f"resource-kubernetes-v{KUBERNETES}"
 
     work = project_copy(tmp_path)
-    done = deploy(env, work, "preview")
+    with plugin_downloads(plugin, tmp_path / "downloads") as (url, fetched):
+        done = deploy({**env, "PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES": f".*={url}"}, work, "preview")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert fetched == [f"/pulumi-resource-kubernetes-v{KUBERNETES}-linux-amd64.tar.gz"], "pulumi plugin install ran"
     assert list((tmp_path / "state").rglob("dev.json")), "the stack is in the backend of the user's login"
     assert not (work / ".pulumi-state").exists()
     assert f"pulumi CLI: {cli / 'pulumi'}\n" in done.stdout

@@ -4,6 +4,7 @@ into a PULUMI_HOME of its own, PATH the CLI's folder and the system's, no PYTHON
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -99,9 +100,24 @@ class YamlStack:
         return list(self.stack.export_stack().deployment["resources"])
 
 
+PYTHON_VARIABLES = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "CONDA_PREFIX")
+
+
+def scrub_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process's environment, which the Automation API passes to the CLI under the
+    stack's own variables, without what a user's machine would not have: virtualenv and
+    Python variables, Pulumi settings, and any value naming this repository."""
+    for key, value in list(os.environ.items()):
+        if key in PYTHON_VARIABLES or key.startswith("PULUMI_") or str(ROOT) in value:
+            monkeypatch.delenv(key)
+
+
 @pytest.fixture
-def yaml_stack(yaml_engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Callable[..., YamlStack]]:
+def yaml_stack(
+    yaml_engine: dict[str, str], tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., YamlStack]]:
     made: list[YamlStack] = []
+    scrub_environment(monkeypatch)
 
     def make(program: dict[str, Any], name: str = "test", **config: str) -> YamlStack:
         project_dir, state_dir = tmp_path / f"project-{name}", tmp_path / f"state-{name}"
@@ -111,6 +127,8 @@ def yaml_stack(yaml_engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[
         env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
         env["PULUMI_BACKEND_URL"] = f"file://{state_dir}"
         env["PULUMI_CONFIG_PASSPHRASE"] = "user-passphrase"
+        seen = {**os.environ, **env}
+        assert not [k for k, v in seen.items() if str(ROOT) in v], "the CLI would see this repository"
         command = auto.PulumiCommand(root=str(pathlib.Path(yaml_engine["TOOLS_BIN"]).parent), skip_version_check=True)
         stack = auto.create_stack(
             name,
