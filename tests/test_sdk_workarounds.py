@@ -70,20 +70,20 @@ def test_the_thread_pools_are_widened():
 def test_outputs_of_a_request_can_be_read_without_awaiting():
     from pulumi.output import Unknown, _OutputData  # noqa: F401 - both must exist
 
-    from components.package import sdk_outputs
+    from components.package import provider_server
 
     loop = asyncio.new_event_loop()
     try:
         future = loop.create_future()
         future.set_result(_OutputData(set(), "v", True, True))
         output = pulumi.Output._from_data(future)
-        assert sdk_outputs.resolved(output) == sdk_outputs.Resolved("v", True, True)
+        assert provider_server.resolved(output) == provider_server.Resolved("v", True, True)
         asyncio.set_event_loop(loop)
-        unknown = sdk_outputs.unknown_output()
+        unknown = provider_server.unknown_output()
         assert loop.run_until_complete(unknown.is_known()) is False
     finally:
-        asyncio.set_event_loop(None)
         loop.close()
+        asyncio.set_event_loop_policy(None)  # a fresh policy: the next test's loop as it would be
 
 
 def test_the_inline_language_server_is_the_one_the_automation_api_starts():

@@ -26,10 +26,9 @@ from ..proxy_component import ProxyComponent
 from ..references import ClusterReader, NoCluster, ReferenceReader
 from . import VERSION
 from .models import PackageOptions
-from .provider_server import serve
+from .provider_server import Unknown, resolved, serve, unknown_output
 from .registration import PackageRegistration
 from .schema import CONNECTOR_TYPE, PROXY_TYPE, package_schema
-from .sdk_outputs import Unknown, resolved, unknown_output
 
 
 @dataclass

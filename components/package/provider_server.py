@@ -1,13 +1,20 @@
 """The package's gRPC server: the SDK's component server, plus the resource operations of
-``connectors:index:Registration`` served in this same process.
+``connectors:index:Registration`` served in this same process; every private part of the SDK
+that the package's provider process uses is here (pulumi 3.x), and ``tests/test_sdk_workarounds.py``
+fails when an SDK upgrade changes one.
 
-The Python SDK's provider server (``pulumi.provider.server.ProviderServicer``, a private part
-of pulumi 3.x) implements ``Construct``, ``Call`` and ``Invoke`` only; the engine calls
-``Check``, ``Diff``, ``Create``, ``Read``, ``Update`` and ``Delete`` for a custom resource of
-the package. They are added here by subclassing it, and ``serve`` replaces the SDK's ``main``
-to start the subclass; ``tests/test_sdk_workarounds.py`` fails when the SDK changes either.
-Each operation runs the registration's provider (``registration.provider``) in a thread, so
-that a slow platform holds one call, not the server.
+- The Python SDK's provider server (``pulumi.provider.server.ProviderServicer``) implements
+  ``Construct``, ``Call`` and ``Invoke`` only; the engine calls ``Check``, ``Diff``,
+  ``Create``, ``Read``, ``Update`` and ``Delete`` for a custom resource of the package. They
+  are added by subclassing it, and ``serve`` replaces the SDK's ``main`` to start the subclass
+  with the SDK's own channel options (``_grpc_settings``). Each operation runs the
+  registration's provider (``registration.provider``) in a thread, so that a slow platform
+  holds one call, not the server.
+- ``construct`` receives a consumer's inputs as Outputs whose data came with the request, so
+  their values are already there; the public API only offers them through ``apply``, after
+  the component has been built, too late to validate them first. ``Output._data`` (a future
+  of ``_OutputData``: value, known, secret) is read at once instead (``resolved``), and
+  ``Unknown`` is what the server passes for a value unknown at preview.
 """
 
 from __future__ import annotations
@@ -17,10 +24,13 @@ import asyncio
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
+import pulumi
 from google.protobuf import empty_pb2
+from pulumi.output import Unknown
 from pulumi.provider.provider import Provider
 from pulumi.provider.server import ProviderServicer
 from pulumi.runtime import proto, rpc
@@ -32,6 +42,33 @@ from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
 from ..registration.provider_host import WORKERS
 from .registration import FROM_WIRE, TYPE_TOKEN, from_wire, to_wire
+
+__all__ = ["GRPC_OPTIONS", "PackageServicer", "Resolved", "Unknown", "resolved", "serve", "unknown_output"]
+
+
+@dataclass(frozen=True)
+class Resolved:
+    value: Any
+    known: bool
+    secret: bool
+
+
+def resolved(output: pulumi.Output[Any]) -> Resolved | None:
+    """The Output's data when it has arrived (None otherwise), without awaiting it."""
+    data = output._data
+    if not data.done():
+        return None
+    result = data.result()
+    return Resolved(result.value, result.is_known, result.is_secret)
+
+
+def unknown_output() -> pulumi.Output[Any]:
+    """An Output that stays unknown (a value the engine knows only after ``up``)."""
+    known: asyncio.Future[bool] = asyncio.Future()
+    known.set_result(False)
+    value: asyncio.Future[Any] = asyncio.Future()
+    value.set_result(None)
+    return pulumi.Output(set(), value, known)
 
 
 def unwrapped(struct: Any, keep_unknowns: bool = False) -> tuple[dict[str, Any], set[str]]:
