@@ -39,14 +39,16 @@ def state_backend(work_dir: pathlib.Path, cli: Any) -> str:
 
 def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None, backend: str) -> str | None:
     """The passphrase for the stack's secrets: the user's, or the local default only where the
-    state (``backend``) is a local folder; None where a KMS provider (or a passphrase file)
-    keeps them."""
+    state (``backend``) is a local folder; None where a KMS provider, the Pulumi Cloud's own
+    encryption (an ``http(s)://`` backend's default, unless the stack has a passphrase salt)
+    or a passphrase file keeps them."""
     given = os.environ.get("PULUMI_CONFIG_PASSPHRASE")
     if given is not None:
         return given
     settings = work_dir / "stacks" / f"Pulumi.{stack}.yaml"
-    in_file = (yaml.safe_load(settings.read_text()) or {}).get("secretsprovider") if settings.exists() else None
-    provider = secrets_provider or in_file or "passphrase"
+    document = (yaml.safe_load(settings.read_text()) or {}) if settings.exists() else {}
+    service = backend.startswith(("https://", "http://")) and "encryptionsalt" not in document
+    provider = secrets_provider or document.get("secretsprovider") or ("default" if service else "passphrase")
     if provider != "passphrase" or os.environ.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
         return None
     if not backend.startswith("file://"):

@@ -43,7 +43,7 @@ def test_the_local_passphrase_is_refused_for_a_shared_backend(monkeypatch, tmp_p
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
     monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
     with pytest.raises(SettingsError, match=r"set PULUMI_CONFIG_PASSPHRASE .* or give the stack a KMS secrets provider"):
-        passphrase(stack_file(tmp_path), "s", None, backend)
+        passphrase(stack_file(tmp_path, encryptionsalt="v1:salt"), "s", None, backend)
     monkeypatch.setenv("PULUMI_CONFIG_PASSPHRASE", "team-secret")
     assert passphrase(tmp_path, "s", None, backend) == "team-secret"
 
@@ -55,6 +55,16 @@ def test_the_local_passphrase_serves_local_state_and_kms_stacks_need_none(monkey
     shared = "postgres://team-db/pulumi"
     assert passphrase(stack_file(tmp_path, secretsprovider="awskms://alias/state"), "s", None, shared) is None
     assert passphrase(stack_file(tmp_path), "s", "gcpkms://projects/p/keys/k", shared) is None
+
+
+def test_a_pulumi_cloud_stack_needs_no_passphrase_unless_it_has_one(monkeypatch, tmp_path):
+    """The Pulumi Cloud encrypts a new stack's secrets itself; one made with a passphrase has a salt."""
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE", raising=False)
+    monkeypatch.delenv("PULUMI_CONFIG_PASSPHRASE_FILE", raising=False)
+    assert passphrase(stack_file(tmp_path), "s", None, "https://api.pulumi.com") is None
+    assert passphrase(tmp_path / "no-such-project", "s", None, "https://pulumi.team.example") is None
+    with pytest.raises(SettingsError):
+        passphrase(stack_file(tmp_path, encryptionsalt="v1:salt"), "s", None, "https://api.pulumi.com")
 
 
 @pytest.mark.parametrize("built", [False, True])
