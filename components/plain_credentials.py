@@ -7,7 +7,7 @@ from __future__ import annotations
 import pulumi
 
 from .args.connector import ConnectorEntry
-from .secret_config import secure_paths
+from .secret_config import is_secure, secure_paths
 
 PLAIN_CREDENTIAL = (
     "{path} is a credential in plain stack config, and plain config is also copied in clear into the stack's "
@@ -44,7 +44,7 @@ def warn_of_plain_credentials(entries: list[ConnectorEntry], config: pulumi.Conf
     message, paths = PLAIN_CREDENTIAL, credential_paths(entries)
     if pulumi.runtime.is_config_secret("connectors:connectors"):
         secure = secure_paths("connectors")
-        message, paths = PLAIN_IN_FILE, [] if secure is None else [p for p in paths if p not in secure]
+        message, paths = PLAIN_IN_FILE, [] if secure is None else [p for p in paths if not is_secure(p, secure)]
     for path in paths:
         pulumi.log.warn(message.format(path=path))
     kubeconfig = config.get("kubeconfig") or ""

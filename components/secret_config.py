@@ -21,7 +21,7 @@ ALL = frozenset({"spec", "registration"})
 """Every field (the stack file could not be read): every rendered object and the registration."""
 
 
-ALWAYS_SECRET = re.compile(r"^spec\.registration\.(adminCredentials\..*|authAttributes\[\d+\]\.content.*)$")
+ALWAYS_SECRET = re.compile(r"^spec\.registration\.(adminCredentials\.\w+|authAttributes\[\d+\]\.content)$")
 """Values the registration keeps secret in state whatever the config says: nothing else to mark."""
 
 
@@ -57,6 +57,11 @@ def secure_paths(key: str) -> list[str] | None:
     except (OSError, yaml.YAMLError):
         return None
     return _secure_paths(config.get(f"connectors:{key}"), key)
+
+
+def is_secure(path: str, secure: list[str]) -> bool:
+    """Whether the value at ``path`` is secret: written as one, or inside one written so."""
+    return any(path == p or path.startswith((f"{p}.", f"{p}[")) for p in secure)
 
 
 def secret_fields(key: str, count: int) -> list[frozenset[str]]:

@@ -21,10 +21,11 @@ Every operation also takes ``--work-dir`` (the project folder), ``--secrets-prov
 stack's), ``--skip-checkpoints`` (see docs/performance.md) and ``--report FILE`` (the result as
 JSON); ``--help`` lists them all.
 
-State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to the
-backend the user's own CLI is logged in to, else to ``.pulumi-state/`` in the project (ignored
-by git). Secrets are encrypted with the passphrase ``PULUMI_CONFIG_PASSPHRASE`` if set, else,
-for local state only, the documented local one, ``local-dev-only``.
+State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to
+``.pulumi-state/`` in the project (ignored by git) once it holds state, else to the backend the
+user's own CLI is logged in to (the built CLI has no login), else to ``.pulumi-state/``.
+Secrets are encrypted with the passphrase ``PULUMI_CONFIG_PASSPHRASE`` if set, else, for local
+state only, the documented local one, ``local-dev-only``.
 Stack config is read from ``<work-dir>/stacks/Pulumi.<stack>.yaml``.
 """
 

@@ -1,8 +1,9 @@
 """Many stacks at once: ``deploy.py <operation> --stacks PATTERN --parallel N``.
 
 Each stack runs in a process of its own (``deploy.py <operation> --stack S --report FILE``)
-against the shared state backend (``PULUMI_BACKEND_URL``): a failure in one stack never stops
-the others, and the backend's per-stack lock keeps two runs off one stack. Progress is printed
+against the same state backend (``PULUMI_BACKEND_URL``, or as ``deploy.py`` chooses it): a
+failure in one stack never stops the others, and the backend's per-stack lock keeps two runs
+off one stack. Progress is printed
 as stacks start and end; at the end a table (stack, result, changes, duration, registrations)
 and a non-zero exit when any stack failed. A failed stack's last output lines are printed.
 A SIGTERM or Ctrl-C is passed on to every running stack (each cancels its engine gracefully);

@@ -13,16 +13,13 @@ import argparse
 import os
 import pathlib
 import shutil
-import sys
 import tempfile
 
 import yaml
 
 
 def render(options: argparse.Namespace) -> int:
-    from scripts.engine_tools import ToolsUnavailable
-    from scripts.pulumi_cli import find_cli
-    from scripts.stack_run import SettingsError, passphrase, run, state_backend
+    from scripts.stack_run import passphrase, run
 
     source = pathlib.Path(options.work_dir).resolve()
     settings = source / "stacks" / f"Pulumi.{options.stack}.yaml"
@@ -34,15 +31,6 @@ def render(options: argparse.Namespace) -> int:
         print(f"deploy.py: {out} is not empty: render writes into an empty folder (no stale manifest stays)", flush=True)
         return 2
     out.mkdir(parents=True, exist_ok=True)
-    try:  # the stack's own backend decides which passphrase its secrets need
-        backend = state_backend(source, find_cli())
-        secret = passphrase(source, options.stack, options.secrets_provider, backend)
-    except ToolsUnavailable as error:
-        print(f"deploy.py: {error}", file=sys.stderr, flush=True)
-        return 3
-    except SettingsError as error:
-        print(f"deploy.py: {error}", flush=True)
-        return 2
     with tempfile.TemporaryDirectory(prefix="render-") as folder:
         work = pathlib.Path(folder) / "project"
         (work / "stacks").mkdir(parents=True)
@@ -53,6 +41,9 @@ def render(options: argparse.Namespace) -> int:
         (work / "stacks" / settings.name).write_text(yaml.safe_dump(document, sort_keys=False))
         given = os.environ.get("PULUMI_BACKEND_URL")
         os.environ["PULUMI_BACKEND_URL"] = f"file://{pathlib.Path(folder) / 'state'}"
+        # Only decrypting here (the throwaway state keeps nothing): the user's passphrase, or the
+        # local one; a stack made with another says "incorrect passphrase".
+        secret = passphrase(source, options.stack, options.secrets_provider, os.environ["PULUMI_BACKEND_URL"])
         if secret is not None:
             os.environ["PULUMI_CONFIG_PASSPHRASE"] = secret
         (pathlib.Path(folder) / "state").mkdir()

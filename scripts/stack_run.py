@@ -28,13 +28,27 @@ def skips_checkpoints(operation: str, asked: bool) -> bool:
     return asked or operation == "preview"
 
 
-def state_backend(work_dir: pathlib.Path, cli: Any) -> str:
-    """Where the stacks' state is: ``PULUMI_BACKEND_URL``, else the backend the user's own CLI
-    is logged in to, else ``.pulumi-state/`` in the project folder."""
+def local_state(work_dir: pathlib.Path) -> pathlib.Path:
+    """The project's own state folder, for a user with no backend of their own."""
+    return work_dir / ".pulumi-state"
+
+
+def state_backend(work_dir: pathlib.Path, cli: Any) -> tuple[str, str]:
+    """Where the stacks' state is, and how to say so (never the URL, which may hold a
+    password): ``PULUMI_BACKEND_URL``; else ``.pulumi-state/`` once it holds state (a login
+    made later moves no stack); else the backend the user's own CLI is logged in to (the
+    built CLI has no login); else ``.pulumi-state/``."""
     from scripts.pulumi_cli import logged_in_backend
 
-    given = os.environ.get("PULUMI_BACKEND_URL") or logged_in_backend(cli)
-    return given or f"file://{work_dir / '.pulumi-state'}"
+    local = local_state(work_dir)
+    if os.environ.get("PULUMI_BACKEND_URL"):
+        return os.environ["PULUMI_BACKEND_URL"], "PULUMI_BACKEND_URL"
+    if local.is_dir() and any(local.iterdir()):
+        return f"file://{local}", ".pulumi-state/ in the project"
+    login = logged_in_backend(cli)
+    if login:
+        return login, "the backend of your pulumi login"
+    return f"file://{local}", ".pulumi-state/ in the project"
 
 
 def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None, backend: str) -> str | None:
@@ -72,14 +86,15 @@ def open_stack(options: argparse.Namespace) -> Any:
 
     work_dir = pathlib.Path(options.work_dir).resolve()
     cli = find_cli()
-    backend = state_backend(work_dir, cli)
+    backend, where = state_backend(work_dir, cli)
     secret = passphrase(work_dir, options.stack, options.secrets_provider, backend)
     print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
+    print(f"state: {where}", flush=True)
     env = engine_env(cli.bin_dir, secret or "", cli.pulumi_home)
     if secret is None:
         del env["PULUMI_CONFIG_PASSPHRASE"]
-    if backend == f"file://{work_dir / '.pulumi-state'}":
-        (work_dir / ".pulumi-state").mkdir(exist_ok=True)
+    if backend == f"file://{local_state(work_dir)}":
+        local_state(work_dir).mkdir(exist_ok=True)
     env["PULUMI_BACKEND_URL"] = backend
     if skips_checkpoints(options.operation, options.skip_checkpoints):
         env["PULUMI_SKIP_CHECKPOINTS"] = "true"

@@ -69,20 +69,24 @@ def test_a_pulumi_cloud_stack_needs_no_passphrase_unless_it_has_one(monkeypatch,
 
 @pytest.mark.parametrize("built", [False, True])
 def test_state_goes_to_the_backend_set_else_the_users_login_else_the_project(monkeypatch, tmp_path, built):
-    """``pulumi login`` counts for the user's own CLI (its PULUMI_HOME); the built one has none."""
+    """``pulumi login`` counts for the user's own CLI (its PULUMI_HOME); the built one has none;
+    a project whose ``.pulumi-state/`` holds stacks keeps them there whatever the login."""
     cli = Cli(tmp_path / "bin", None if not built else str(tmp_path / "built-home"), built)
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("PULUMI_HOME", str(home))
     monkeypatch.delenv("PULUMI_BACKEND_URL", raising=False)
-    local = f"file://{tmp_path / '.pulumi-state'}"
+    local = (f"file://{tmp_path / '.pulumi-state'}", ".pulumi-state/ in the project")
     assert state_backend(tmp_path, cli) == local
     (home / "credentials.json").write_text(json.dumps({"current": "s3://team-state", "accounts": {}}))
-    assert state_backend(tmp_path, cli) == (local if built else "s3://team-state")
+    assert state_backend(tmp_path, cli) == (local if built else ("s3://team-state", "the backend of your pulumi login"))
+    (tmp_path / ".pulumi-state" / ".pulumi").mkdir(parents=True)
+    assert state_backend(tmp_path, cli) == local
+    (tmp_path / ".pulumi-state" / ".pulumi").rmdir()
     (home / "credentials.json").write_text("{not json")
     assert state_backend(tmp_path, cli) == local
-    monkeypatch.setenv("PULUMI_BACKEND_URL", "postgres://team-db/pulumi")
-    assert state_backend(tmp_path, cli) == "postgres://team-db/pulumi"
+    monkeypatch.setenv("PULUMI_BACKEND_URL", "postgres://user:password@team-db/pulumi")
+    assert state_backend(tmp_path, cli) == ("postgres://user:password@team-db/pulumi", "PULUMI_BACKEND_URL")
 
 
 def test_flags_that_belong_to_other_operations_are_refused():

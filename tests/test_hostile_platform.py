@@ -2,17 +2,15 @@
 (``hostile_platform``), one test per way. No answer redirects an administrator's call, hangs
 the run past its deadline, fills memory, ends in a traceback or a fragment of the answer, or
 loses a record the platform holds. httpx and httpcore log at DEBUG throughout; no credential
-ever appears in those logs."""
+ever appears in those logs (``hostile_cases.debug_logs``). Credentials and TLS:
+``test_hostile_credentials.py``."""
 
 from __future__ import annotations
 
 import gzip
 import json
-import logging
 import socket
-import ssl
 import threading
-import time
 import tracemalloc
 import uuid as uuids
 from typing import Any
@@ -20,60 +18,12 @@ from typing import Any
 import pytest
 
 from components.program import parse_connectors
-from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
-from .apiserver_standin import make_certificates
+from .hostile_cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, debug_logs, fails, props, registered
 from .hostile_platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
 
-TOKEN = "Admin-Token-7c1e"
-PASSWORD = "attribute-password-93b2"
-FRAGMENT = "BODY-FRAGMENT-5f0a"
-GOOD_UUID = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b"
-BAD_UUIDS = ["../../admin/x", "a/b?c", "x\r\ny", f"{GOOD_UUID}/../x", ""]
-
-
-@pytest.fixture(autouse=True)
-def debug_logs(caplog):
-    """httpx and httpcore at DEBUG for every test; afterwards, no credential is in any line."""
-    caplog.set_level(logging.DEBUG, logger="httpx")
-    caplog.set_level(logging.DEBUG, logger="httpcore")
-    yield caplog
-    assert TOKEN not in caplog.text and PASSWORD not in caplog.text
-
-
-def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) -> dict[str, Any]:
-    given: dict[str, Any] = {
-        "platform_url": url,
-        "name": "X.509",
-        "url": "http://x509.ilm.svc.cluster.local:8080",
-        "auth_type": "basic",
-        "auth_attributes": [{"name": "password", "content": PASSWORD}],
-        "custom_attributes": [],
-        "connector_version": "v2",
-        "retry_initial_seconds": 0.05,
-        "retry_max_seconds": 0.1,
-        "deadline_seconds": deadline,
-        "connector_label": 'connector "x509"',
-    }
-    if admin:
-        given["admin_credentials"] = {"bearerToken": TOKEN}
-    return {**given, **extra}
-
-
-def registered(uuid: str, status: str = "waitingForApproval") -> bytes:
-    return json.dumps({"uuid": uuid, "name": "X.509", "status": status}).encode()
-
-
-def fails(operation: Any, *args: Any) -> tuple[str, float]:
-    """The message of the RegistrationError ``operation`` ends in, and how long it took."""
-    start = time.monotonic()
-    with pytest.raises(RegistrationError) as caught:
-        operation(*args)
-    message = str(caught.value)
-    assert caught.value.__cause__ is None
-    assert TOKEN not in message and PASSWORD not in message and FRAGMENT not in message
-    return message, time.monotonic() - start
+__all__ = ["debug_logs"]  # the autouse fixture: no credential in any log line
 
 
 @pytest.mark.parametrize("bad", BAD_UUIDS)
@@ -236,111 +186,6 @@ def test_an_unknown_status_with_a_valid_uuid_keeps_the_record(capfd):
     assert "X.509" not in warning
 
 
-def test_the_register_call_carries_no_admin_credentials():
-    with hostile_platform(sequence(json_answer(200, registered(GOOD_UUID).decode()), answer(204))) as platform:
-        RegistrationProvider().create(props(platform.url, admin=True, approve=True))
-    register, approve = platform.requests
-    assert "authorization" not in register.headers
-    assert approve.path == f"/api/v2/connectors/{GOOD_UUID}/approve" and approve.headers["authorization"] == f"Bearer {TOKEN}"
-
-
-def test_admin_credentials_over_plain_http_are_refused_unless_loopback_or_allowed():
-    entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
-    registration = {"platformUrl": "http://platform.example/api", "name": "n", "authType": "none"}
-    entry["spec"]["registration"] = {**registration, "adminCredentials": {"bearerToken": TOKEN}}
-    with pytest.raises(Exception, match="would travel in clear over http://") as caught:
-        parse_connectors([entry])
-    assert TOKEN not in str(caught.value)
-    entry["spec"]["registration"]["sendAdminCredentialsOverHttp"] = True
-    assert parse_connectors([entry])
-    message, took = fails(RegistrationProvider().create, props("http://platform.example/api", admin=True))
-    assert "would travel in clear" in message and took < 1
-    checked = RegistrationProvider().check({}, props("http://platform.example/api", admin=True))
-    assert [(f.property, "would travel in clear" in f.reason) for f in checked.failures] == [("adminCredentials", True)]
-    allowed = props("http://platform.example/api", admin=True, send_admin_credentials_over_http=True)
-    assert RegistrationProvider().check({}, allowed).failures == []
-    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
-        assert RegistrationProvider().create(props(platform.url, admin=True)).id == GOOD_UUID
-
-
-@pytest.mark.parametrize("token", [f"{TOKEN}\r\nX-Injected: 1", f"{TOKEN}\u00e9", f"{TOKEN} space"])
-def test_a_token_no_header_can_carry_fails_at_once_naming_the_field(token):
-    entry = {"name": "c", "namespace": "ilm", "spec": {"image": {"repository": "r", "tag": "1"}}}
-    entry["spec"]["registration"] = {
-        "platformUrl": "https://p/api", "name": "n", "authType": "none", "adminCredentials": {"bearerToken": token}
-    }  # fmt: skip
-    with pytest.raises(Exception, match=r"adminCredentials\.bearerToken: must be printable ASCII") as caught:
-        parse_connectors([entry])
-    assert TOKEN not in str(caught.value)
-    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
-        state = {**props(platform.url, admin=True), "admin_credentials": {"bearerToken": token}}
-        message, took = fails(RegistrationProvider().create, state)
-    assert "bearerToken must be printable ASCII" in message and took < 1
-    assert platform.requests == []
-    failures = RegistrationProvider().check({}, state).failures
-    assert [f.property for f in failures] == ["adminCredentials"]
-
-
-@pytest.fixture(scope="module")
-def certificates(tmp_path_factory):
-    return make_certificates(tmp_path_factory.mktemp("tls"))
-
-
-def tls_server(certificates: Any) -> ssl.SSLContext:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(certificates.server_cert, certificates.server_key)
-    return context
-
-
-@pytest.mark.parametrize("given_as", ["text", "path"])
-def test_the_ca_bundle_is_pem_text_or_a_path(certificates, given_as):
-    bundle = certificates.ca.read_text() if given_as == "text" else str(certificates.ca)
-    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode()), tls=tls_server(certificates)) as platform:
-        result = RegistrationProvider().create(props(platform.url, ca_bundle=bundle))
-    assert result.id == GOOD_UUID
-
-
-def test_a_tls_failure_is_named_and_not_retried(certificates):
-    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode()), tls=tls_server(certificates)) as platform:
-        message, _ = fails(RegistrationProvider().create, props(platform.url, deadline=5))
-    assert "TLS verification failed" in message and "could not be reached" not in message
-    assert platform.requests == []
-
-
-def test_a_client_certificate_keeps_the_one_trust_rule(certificates):
-    """With a client certificate as with a token: the default trust refuses a private CA, the
-    bundle given is trusted; a certificate that does not load fails the first administrator's
-    call at once (the register call carries no credentials)."""
-    client = {"clientCertificate": certificates.client_cert.read_text(), "clientKey": certificates.client_key.read_text()}
-
-    def registering() -> Any:
-        return sequence(answer(409), json_answer(200, json.dumps({"items": [], "totalPages": 1})))
-
-    with hostile_platform(registering(), tls=tls_server(certificates)) as platform:
-        message, took = fails(RegistrationProvider().create, props(platform.url, deadline=5, admin_credentials=client))
-        assert "TLS verification failed" in message and took < 2
-        assert platform.requests == []
-        trusted = props(platform.url, deadline=5, admin_credentials=client, ca_bundle=certificates.ca.read_text())
-        message, _ = fails(RegistrationProvider().create, trusted)
-        assert "status 409" in message and len(platform.requests) == 2
-    broken = {**client, "clientKey": certificates.ca.read_text()}
-    with hostile_platform(registering(), tls=tls_server(certificates)) as platform:
-        given = props(platform.url, deadline=5, admin_credentials=broken, ca_bundle=certificates.ca.read_text())
-        message, took = fails(RegistrationProvider().create, given)
-    assert "the client certificate and key could not be loaded" in message and took < 1
-    assert [r.path for r in platform.requests] == ["/api/v2/connector/register"], "the register call needs no certificate"
-
-
-@pytest.mark.parametrize("setting", ["insecure_skip_tls_verify", "approve", "deregister_on_destroy"])
-def test_booleans_must_be_booleans(setting):
-    state = props("https://p/api", **{setting: "false"})
-    camel = {"insecure_skip_tls_verify": "insecureSkipTlsVerify", "deregister_on_destroy": "deregisterOnDestroy"}
-    name = camel.get(setting, setting)
-    assert [(f.property, f.reason) for f in RegistrationProvider().check({}, state).failures] == [(name, "must be true or false")]
-    message, _ = fails(RegistrationProvider().create, state)
-    assert f"{name} must be true or false" in message
-
-
 def test_retry_after_is_honoured_within_the_deadline_and_never_beyond():
     waits: list[float] = []
     from components.registration.api import PlatformApi
@@ -406,30 +251,3 @@ def test_one_deadline_bounds_a_whole_operation_of_many_calls():
         message, took = fails(RegistrationProvider().create, props(platform.url, deadline=2, admin=True))
     assert took < 4, took
     assert len(platform.requests) < 10 and "within" in message
-
-
-def test_credentials_never_go_through_an_http_proxy(monkeypatch):
-    with hostile_platform(json_answer(200, registered(GOOD_UUID).decode())) as platform:
-        monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
-        monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")
-        assert RegistrationProvider().create(props(platform.url, admin=True)).id == GOOD_UUID, "loopback: never proxied"
-    message, took = fails(
-        RegistrationProvider().create,
-        {**props("http://platform.example/api", admin=True, adopt_uuid=GOOD_UUID), "send_admin_credentials_over_http": True},
-    )
-    assert "would pass through the HTTP proxy" in message and took < 1, "an administrator's call (reading the record)"
-
-
-@pytest.mark.parametrize(
-    ("setting", "value", "named"),
-    [
-        ("platform_url", "ftp://p/api", "platformUrl"),
-        ("admin_credentials", {"clientCertificate": "pem"}, "adminCredentials"),
-        ("admin_credentials", {"bearerToken": "t", "extra": "x"}, "adminCredentials"),
-    ],
-)
-def test_the_provider_refuses_inputs_that_cannot_work(setting, value, named):
-    state = {**props("https://p/api"), setting: value}
-    assert [f.property for f in RegistrationProvider().check({}, state).failures] == [named]
-    message, _ = fails(RegistrationProvider().create, state)
-    assert named in message

@@ -83,3 +83,41 @@ def test_the_stack_file_is_found_under_the_projects_root(tmp_path, monkeypatch):
     assert secret_config.stack_file() == root / "stacks" / "Pulumi.dev.yaml"
     monkeypatch.setattr(pulumi, "get_root_directory", lambda: str(tmp_path / "elsewhere"))
     assert secret_config.stack_file() is None
+
+
+@pytest.mark.parametrize(
+    ("path", "secure", "expected"),
+    [
+        ("connectors[0].spec.env[1].value", ["connectors[0].spec.env[1].value"], True),
+        ("connectors[0].spec.env[1].value", ["connectors[0]"], True),
+        ("connectors[0].spec.env[1].value", ["connectors"], True),
+        ("connectors[0].spec.env[1].value", ["connectors[0].spec.env[1]"], True),
+        ("connectors[0].spec.env[1].value", ["connectors[0].spec.env[1].val"], False),
+        ("connectors[10].spec", ["connectors[1]"], False),
+        ("connectors[0].spec", [], False),
+    ],
+)
+def test_a_value_inside_a_secret_is_secret(path, secure, expected):
+    assert secret_config.is_secure(path, secure) is expected
+
+
+@pytest.mark.parametrize("secret_at", ["whole key", "whole entry", "the token"])
+def test_no_warning_for_a_credential_inside_a_secret(stack_file, monkeypatch, secret_at):
+    from components.plain_credentials import warn_of_plain_credentials
+    from components.program import parse_connectors
+
+    registration = {"platformUrl": "https://p/api", "name": "n", "authType": "none", "adminCredentials": {"bearerToken": "t"}}
+    given = {**entry(registration=registration), "namespace": "ilm"}
+    on_disk = {
+        "whole key": SECURE,
+        "whole entry": [SECURE],
+        "the token": [entry(registration={**registration, "adminCredentials": {"bearerToken": SECURE}})],
+    }[secret_at]
+    stack_file(on_disk)
+    warned: list[str] = []
+    monkeypatch.setattr(pulumi.log, "warn", lambda message, *args, **kwargs: warned.append(message))
+    warn_of_plain_credentials(parse_connectors([given]), pulumi.Config("connectors"))
+    assert warned == []
+    stack_file([entry(registration={**registration, "name": SECURE})])
+    warn_of_plain_credentials(parse_connectors([given]), pulumi.Config("connectors"))
+    assert len(warned) == 1 and "connectors[0].spec.registration.adminCredentials.bearerToken" in warned[0]

@@ -10,6 +10,7 @@ Both are this module's own exceptions, so nothing in httpx or httpcore turns the
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import socket
 import ssl
@@ -52,23 +53,27 @@ class Deadline:
         return left if timeout is None else min(timeout, left)
 
 
-def resolve(host: str, port: int, deadline: Deadline) -> list[str]:
-    """The addresses ``host`` resolves to, waited for at most until the deadline: the system's
-    resolver has timeouts of its own (seconds per name server, per attempt) that no socket
-    timeout bounds, so it runs in a thread of its own, left to finish on its own if late."""
+def resolve(host: str, port: int, deadline: Deadline, timeout: float | None = None) -> list[str]:
+    """The addresses ``host`` resolves to, waited for at most the attempt's ``timeout`` within
+    the deadline: the system's resolver has timeouts of its own (seconds per name server, per
+    attempt) that no socket timeout bounds, so it runs in a thread of its own, left to finish
+    on its own if late."""
     found: queue.Queue[list[Any] | None] = queue.Queue(maxsize=1)
 
     def lookup() -> None:
-        try:
-            found.put(socket.getaddrinfo(host, port, type=socket.SOCK_STREAM))
-        except (OSError, UnicodeError):
-            found.put(None)
+        infos = None
+        with contextlib.suppress(Exception):  # any failure of the lookup: "did not resolve"
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found.put(infos)
 
     threading.Thread(target=lookup, name="platform-address-lookup", daemon=True).start()
+    wait = deadline.bound(timeout, sent=False)
     try:
-        infos = found.get(timeout=deadline.bound(None, sent=False))
+        infos = found.get(timeout=wait)
     except queue.Empty:
-        raise Expired(sent=False) from None
+        if deadline.remaining() <= 0:
+            raise Expired(sent=False) from None
+        raise httpcore.ConnectTimeout("the platform's host name did not resolve in time") from None
     if infos is None:
         raise httpcore.ConnectError("the platform's host name did not resolve")
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
@@ -127,7 +132,7 @@ class _Backend(httpcore.NetworkBackend):
     ) -> httpcore.NetworkStream:
         """Each address the name resolves to in turn, the lookup and each address bounded by the
         time left (a plain ``create_connection`` would give every address the whole timeout)."""
-        addresses = resolve(host, port, self._deadline)
+        addresses = resolve(host, port, self._deadline, timeout)
         failure: Exception = httpcore.ConnectError("no address")
         for address in addresses:
             try:

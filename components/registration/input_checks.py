@@ -3,7 +3,7 @@ the component, from other languages, from old state. A problem names the input, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .inputs import TABLE, Input
@@ -55,13 +55,13 @@ def _credentials_problem(given: Any) -> str | None:
     return None
 
 
-def problems(props: Mapping[str, Any], unknown: str | None = None) -> list[tuple[str, str]]:
+def problems(props: Mapping[str, Any], unknown: Callable[[Any], bool] | None = None) -> list[tuple[str, str]]:
     """(camelCase input, what is wrong) for every input that is not what the table says;
-    ``unknown`` is the placeholder of a value not known yet (at preview), never checked."""
+    a value for which ``unknown`` holds is not known yet (at preview), never checked."""
     found = []
     for spec in TABLE:
         given = props.get(spec.name)
-        if unknown is not None and given == unknown:
+        if unknown is not None and unknown(given):
             continue
         if given is None:
             if spec.required:

@@ -52,10 +52,15 @@ def label(props: dict[str, Any]) -> str:
     return str(props.get("connector_label") or "the connector")
 
 
-def admin_over_http(props: dict[str, Any], unknown: object = None) -> list[tuple[str, str]]:
+def admin_over_http(props: dict[str, Any]) -> list[tuple[str, str]]:
     """Admin credentials that would travel in clear; nothing while a value is not yet known."""
     url, allowed, admin = (props.get(k) for k in ("platform_url", "send_admin_credentials_over_http", "admin_credentials"))
-    if not admin or not isinstance(url, str) or (unknown is not None and unknown in (url, allowed, admin)):
+    if (
+        not admin
+        or not isinstance(url, str)
+        or provider_host.holds_unknown([url, allowed])
+        or (not isinstance(admin, dict) and provider_host.holds_unknown(admin))
+    ):
         return []
     problem = admin_over_http_problem(url, allowed is True)
     return [("adminCredentials", problem)] if problem else []
@@ -95,7 +100,7 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        found = input_checks.problems(news, provider_host.UNKNOWN) or admin_over_http(news, provider_host.UNKNOWN)
+        found = input_checks.problems(news, provider_host.holds_unknown) or admin_over_http(news)
         failures = [CheckFailure(name, problem) for name, problem in found]
         return CheckResult(news, failures)
 

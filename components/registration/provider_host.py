@@ -9,8 +9,9 @@ SDK upgrade changes them, instead of the workaround silently doing nothing.
   so at most 4 registrations were in flight however wide the engine's ``--parallel`` (each
   waits on the platform's answer: 50 connectors against a platform answering in 1 s took 16 s).
   The pool starts a thread per call as calls arrive, up to its ``_max_workers``: raised here.
-- **Unknowns.** At preview the host hands ``check`` the values not known yet as a placeholder
-  string (``pulumi.runtime.rpc.UNKNOWN``); the input checks skip it.
+- **Unknowns.** At preview the host hands ``check`` the values not known yet as
+  ``pulumi.output.Unknown`` (it deserializes with ``keep_unknowns``), at any depth; the input
+  checks skip a value that holds one (``holds_unknown``). The package's server does the same.
 - **Tracebacks.** A provider error reaches the engine as ``traceback.format_exc()``. For a
   ``RegistrationError`` (a status, a uuid, what to do) the message alone is sent, as the engine
   prints a program's errors; any other exception keeps its traceback: that is a bug to report.
@@ -22,11 +23,21 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from pulumi.runtime import rpc
+from pulumi.output import Unknown
 
-UNKNOWN: str = rpc.UNKNOWN  # type: ignore[attr-defined]
 HOST_MODULE = "pulumi.dynamic.__main__"
 WORKERS = 32
+
+
+def holds_unknown(value: Any) -> bool:
+    """Whether ``value`` is, or holds, a value the engine does not know yet (at preview)."""
+    if isinstance(value, Unknown):
+        return True
+    if isinstance(value, dict):
+        return any(holds_unknown(v) for v in value.values())
+    if isinstance(value, list):
+        return any(holds_unknown(v) for v in value)
+    return False
 
 
 def running_host() -> ModuleType | None:

@@ -82,7 +82,10 @@ def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, 
 
     work = project_copy(tmp_path)
     with plugin_downloads(plugin, tmp_path / "downloads") as (url, fetched):
-        done = deploy({**env, "PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES": f".*={url}"}, work, "preview")
+        downloads = {"PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES": f".*={url}"}
+        # the engine would fetch a missing plugin itself: only the main command's install may
+        downloads["PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION"] = "true"
+        done = deploy({**env, **downloads}, work, "preview")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert fetched == [f"/pulumi-resource-kubernetes-v{KUBERNETES}-linux-amd64.tar.gz"], "pulumi plugin install ran"
     assert list((tmp_path / "state").rglob("dev.json")), "the stack is in the backend of the user's login"

@@ -1,0 +1,62 @@
+"""What the hostile-platform tests share: the credentials no message or log may show, the
+registration's inputs, and the failure every bad answer must end in."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from components.registration.errors import RegistrationError
+
+TOKEN = "Admin-Token-7c1e"
+PASSWORD = "attribute-password-93b2"
+FRAGMENT = "BODY-FRAGMENT-5f0a"
+GOOD_UUID = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b"
+BAD_UUIDS = ["../../admin/x", "a/b?c", "x\r\ny", f"{GOOD_UUID}/../x", ""]
+
+
+@pytest.fixture(autouse=True)
+def debug_logs(caplog):
+    """httpx and httpcore at DEBUG for every test; afterwards, no credential is in any line."""
+    caplog.set_level(logging.DEBUG, logger="httpx")
+    caplog.set_level(logging.DEBUG, logger="httpcore")
+    yield caplog
+    assert TOKEN not in caplog.text and PASSWORD not in caplog.text
+
+
+def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) -> dict[str, Any]:
+    given: dict[str, Any] = {
+        "platform_url": url,
+        "name": "X.509",
+        "url": "http://x509.ilm.svc.cluster.local:8080",
+        "auth_type": "basic",
+        "auth_attributes": [{"name": "password", "content": PASSWORD}],
+        "custom_attributes": [],
+        "connector_version": "v2",
+        "retry_initial_seconds": 0.05,
+        "retry_max_seconds": 0.1,
+        "deadline_seconds": deadline,
+        "connector_label": 'connector "x509"',
+    }
+    if admin:
+        given["admin_credentials"] = {"bearerToken": TOKEN}
+    return {**given, **extra}
+
+
+def registered(uuid: str, status: str = "waitingForApproval") -> bytes:
+    return json.dumps({"uuid": uuid, "name": "X.509", "status": status}).encode()
+
+
+def fails(operation: Any, *args: Any) -> tuple[str, float]:
+    """The message of the RegistrationError ``operation`` ends in, and how long it took."""
+    start = time.monotonic()
+    with pytest.raises(RegistrationError) as caught:
+        operation(*args)
+    message = str(caught.value)
+    assert caught.value.__cause__ is None
+    assert TOKEN not in message and PASSWORD not in message and FRAGMENT not in message
+    return message, time.monotonic() - start
