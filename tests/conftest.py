@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
@@ -13,6 +14,13 @@ from .platform_double import PlatformDouble, platform_double
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
+
+
+def readme_block(name: str) -> str:
+    """The commands of the README's ``<!-- name -->`` shell block, as written."""
+    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / "README.md").read_text(), re.S)
+    assert found, f"the README's {name} block"
+    return found.group(1)
 
 
 def unavailable(what: str, error: object) -> NoReturn:

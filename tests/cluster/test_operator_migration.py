@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import time
@@ -20,7 +19,7 @@ import yaml
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from ..conftest import DATA, ROOT, stack_connectors
+from ..conftest import DATA, ROOT, readme_block, stack_connectors
 from ..platform_double import platform_double
 from ..test_render import operator_objects
 from .local_cluster import cluster_bin
@@ -28,13 +27,6 @@ from .test_cluster import namespace, prepare_referenced_objects, with_namespace
 from .test_from_operator import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
 
 GROUP, VERSION, PLURAL = "otilm.com", "v1alpha1", "connectors"
-
-
-def readme_steps() -> str:
-    text = (ROOT / "README.md").read_text()
-    block = re.search(r"<!-- migration-steps -->\n```sh\n(.*?)```\n<!-- /migration-steps -->", text, re.S)
-    assert block, "the README's migration steps"
-    return block.group(1)
 
 
 def install_crd(cluster: Any) -> None:
@@ -123,7 +115,7 @@ def test_the_readme_steps_move_a_connector_from_the_operator(cluster, tmp_path):
             "NAME": entry["name"], "NS": ns, "OPERATOR": "ilm-operator", "OPERATOR_NS": operator_ns, "STACK": stack,
         }  # fmt: skip
         done = subprocess.run(
-            ["bash", "-e", "-c", readme_steps()], cwd=repo, env=env, capture_output=True, text=True, timeout=900
+            ["bash", "-e", "-c", readme_block("migration-steps")], cwd=repo, env=env, capture_output=True, text=True, timeout=900
         )
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
         assert known.uuid in done.stdout, "the first step shows the uuid"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import shutil
 import signal
 import subprocess
@@ -19,7 +18,7 @@ import yaml
 
 from scripts.interrupts import descendants
 
-from ..conftest import ROOT
+from ..conftest import ROOT, readme_block
 from ..platform_double import ADMIN_TOKEN, platform_double
 
 DEPLOY = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
@@ -38,9 +37,15 @@ def project(tmp_path: pathlib.Path, stack: str, config: dict[str, Any] | None = 
     return work
 
 
+def user_env() -> dict[str, str]:
+    """This environment without a backend or passphrase: the main command chooses them."""
+    return {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+
+
 def deploy(work: pathlib.Path, *args: str, stack: str = "dev", check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
-    done = subprocess.run([*DEPLOY, *args, "--stack", stack, "--work-dir", str(work)], env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [*DEPLOY, *args, "--stack", stack, "--work-dir", str(work)], env=user_env(), capture_output=True, text=True
+    )
     if check:
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     return done
@@ -115,12 +120,6 @@ def pulumi_cli(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[st
     return subprocess.run(["pulumi", *args], cwd=work, env=env, capture_output=True, text=True)
 
 
-def readme_block(name: str) -> str:
-    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / "README.md").read_text(), re.S)
-    assert found, f"the README's {name} block"
-    return found.group(1)
-
-
 def test_config_set_by_path_with_the_real_cli(tmp_path):
     """The README's edits, run as written with a pulumi on PATH: one connector's tag, one env
     value as a secret, a new string that looks like a number; and without ``--type string``
@@ -156,12 +155,31 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     ) in failed.stdout
 
 
+def sigterm_while_registering(process: subprocess.Popen[str], double: Any, calls: int, timeout: float) -> tuple[str, list[int]]:
+    """Once the platform holds ``calls`` registrations at its gate, SIGTERM to ``process``: its
+    output, and the processes it had running then. The gate opens and the process is killed
+    whatever happens."""
+    try:
+        deadline = time.monotonic() + timeout
+        while len(double.calls) < calls and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+        assert len(double.calls) >= calls, "the registrations were never sent"
+        running = descendants(process.pid)
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=timeout)
+    finally:
+        double.register_gate.set()
+        if process.poll() is None:
+            process.kill()
+    return output, running
+
+
 def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path):
     with platform_double() as double:
         double.register_gate = threading.Event()
         entries = [connector("x509", double.url)]
         work = project(tmp_path, "t", {"connectors:renderDirectory": "rendered", "connectors:connectors": entries})
-        env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+        env = user_env()
         run = subprocess.Popen(
             [*DEPLOY, "up", "--stack", "t", "--work-dir", str(work)],
             env=env,
@@ -169,27 +187,21 @@ def test_a_sigterm_cancels_the_engine_gracefully_and_leaves_no_process(tmp_path)
             stderr=subprocess.STDOUT,
             text=True,
         )
-        try:
-            deadline = time.monotonic() + 120
-            while not double.calls and time.monotonic() < deadline and run.poll() is None:
-                time.sleep(0.2)
-            assert double.calls, "the registration was never sent"
-            running = descendants(run.pid)
-            assert running
-            run.send_signal(signal.SIGTERM)
-            output, _ = run.communicate(timeout=120)
-        finally:
-            double.register_gate.set()
-            if run.poll() is None:
-                run.kill()
+        output, running = sigterm_while_registering(run, double, calls=1, timeout=120)
+        assert running
     assert run.returncode == 128 + signal.SIGTERM, output[-3000:]
     assert "interrupted: cancelling the engine" in output
-    left = [pid for pid in running if pathlib.Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
+    left = still_running(running)
     assert left == [], left
     locks = work / ".pulumi-state" / ".pulumi" / "locks"
     assert locks.is_dir() and not any(p.is_file() for p in locks.rglob("*")), "the engine released its lock"
     urns = deploy(work, "urns", stack="t").stdout
     assert "kubernetes:apps/v1:Deployment::x509" in urns, "the state keeps what was done"
+
+
+def still_running(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that are neither gone nor zombies."""
+    return [pid for pid in pids if _state(pid) != "Z"]
 
 
 def _state(pid: int) -> str:
@@ -207,24 +219,14 @@ def test_a_sigterm_to_the_fleet_reaches_every_running_stack(tmp_path):
             tmp_path, "t-1", {"connectors:renderDirectory": "r1", "connectors:connectors": [connector("a", double.url)]}
         )
         project(tmp_path, "t-2", {"connectors:renderDirectory": "r2", "connectors:connectors": [connector("b", double.url)]})
-        env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+        env = user_env()
         command = [*DEPLOY, "up", "--stacks", "t-*", "--parallel", "2", "--work-dir", str(work)]
         fleet = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        try:
-            deadline = time.monotonic() + 180
-            while len(double.calls) < 2 and time.monotonic() < deadline and fleet.poll() is None:
-                time.sleep(0.2)
-            assert len(double.calls) == 2, "both stacks were registering"
-            running = descendants(fleet.pid)
-            fleet.send_signal(signal.SIGTERM)
-            output, _ = fleet.communicate(timeout=180)
-        finally:
-            double.register_gate.set()
-            if fleet.poll() is None:
-                fleet.kill()
+        output, running = sigterm_while_registering(fleet, double, calls=2, timeout=180)
+        assert len(double.calls) == 2, "both stacks were registering"
     assert fleet.returncode != 0
     assert output.count("failed") >= 2, output[-3000:]
-    assert [pid for pid in running if _state(pid) != "Z"] == []
+    assert still_running(running) == []
 
 
 def test_status_of_a_stack_that_does_not_exist_creates_nothing_and_render_keeps_a_folder_clean(tmp_path):
