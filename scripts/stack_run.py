@@ -40,15 +40,14 @@ def state_backend(work_dir: pathlib.Path, cli: Any) -> tuple[str, str]:
     built CLI has no login); else ``.pulumi-state/``."""
     from scripts.pulumi_cli import logged_in_backend
 
-    local = local_state(work_dir)
+    folder = local_state(work_dir)
+    local = f"file://{folder}", ".pulumi-state/ in the project"
     if os.environ.get("PULUMI_BACKEND_URL"):
         return os.environ["PULUMI_BACKEND_URL"], "PULUMI_BACKEND_URL"
-    if local.is_dir() and any(local.iterdir()):
-        return f"file://{local}", ".pulumi-state/ in the project"
+    if folder.is_dir() and any(folder.iterdir()):
+        return local
     login = logged_in_backend(cli)
-    if login:
-        return login, "the backend of your pulumi login"
-    return f"file://{local}", ".pulumi-state/ in the project"
+    return (login, "the backend of your pulumi login") if login else local
 
 
 def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None, backend: str) -> str | None:
