@@ -51,7 +51,7 @@ class _ProxyReader:
 
 
 def recorded(stack: str) -> list[dict[str, Any]]:
-    """What the stack's program registers, in order."""
+    """What the stack's program registers, by type and name (the SDK registers children as they are ready)."""
     from components.program import connectors_program
 
     config = stack_config(stack)
@@ -68,10 +68,8 @@ def recorded(stack: str) -> list[dict[str, Any]]:
                 os.environ.pop("KUBECONFIG", None)
             else:
                 os.environ["KUBECONFIG"] = before
-    return [
-        {"type": r.type_, "name": r.name, "inputs": r.inputs, "secretPaths": sorted(r.secret_paths)}
-        for r in mocks.resources
-    ]
+    found = [{"type": r.type_, "name": r.name, "inputs": r.inputs, "secretPaths": sorted(r.secret_paths)} for r in mocks.resources]
+    return sorted(found, key=lambda r: (r["type"], r["name"]))
 
 
 def golden(stack: str) -> list[dict[str, Any]]:
