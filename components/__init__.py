@@ -14,26 +14,26 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .args.connector import ConnectorArgs, ConnectorEntry, ConnectorSpec
-    from .args.errors import InvalidArgumentsError
-    from .args.proxy import ProxyArgs, ProxyEntry, ProxySpec
-    from .component import ConnectorComponent, validate_args
+    from .args.connector_spec import ConnectorArgs, ConnectorEntry, ConnectorSpec
+    from .args.problems import InvalidArgumentsError
+    from .args.proxy_spec import ProxyArgs, ProxyEntry, ProxySpec
+    from .connector_component import ConnectorComponent, validate_args
     from .proxy_component import ProxyComponent, validate_proxy_args
     from .registration.resource import Registration
 
 _WHERE = {
-    "ConnectorArgs": ".args.connector",
-    "ConnectorEntry": ".args.connector",
-    "ConnectorSpec": ".args.connector",
-    "ConnectorComponent": ".component",
-    "validate_args": ".component",
-    "ProxyArgs": ".args.proxy",
-    "ProxyEntry": ".args.proxy",
-    "ProxySpec": ".args.proxy",
+    "ConnectorArgs": ".args.connector_spec",
+    "ConnectorEntry": ".args.connector_spec",
+    "ConnectorSpec": ".args.connector_spec",
+    "ConnectorComponent": ".connector_component",
+    "validate_args": ".connector_component",
+    "ProxyArgs": ".args.proxy_spec",
+    "ProxyEntry": ".args.proxy_spec",
+    "ProxySpec": ".args.proxy_spec",
     "ProxyComponent": ".proxy_component",
     "validate_proxy_args": ".proxy_component",
     "Registration": ".registration.resource",
-    "InvalidArgumentsError": ".args.errors",
+    "InvalidArgumentsError": ".args.problems",
 }
 
 __all__ = [

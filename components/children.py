@@ -12,9 +12,8 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from .args.workload import OptionalKind
 from .outputs import from_rendered
-from .render.objects import REQUIRED_KINDS, Kind, Obj, RenderedWorkload, stamp_checksum
+from .render.objects import REQUIRED_KINDS, Obj, ObjectKind, OptionalKind, RenderedWorkload, stamp_checksum
 
 Factory = Callable[..., pulumi.CustomResource]
 
@@ -23,7 +22,7 @@ def _service_monitor(name: str, **parts: Any) -> pulumi.CustomResource:
     return k8s.apiextensions.CustomResource(name, api_version="monitoring.coreos.com/v1", kind="ServiceMonitor", **parts)
 
 
-RESOURCES: dict[Kind, Factory] = {
+RESOURCES: dict[ObjectKind, Factory] = {
     "service_account": k8s.core.v1.ServiceAccount,
     "service": k8s.core.v1.Service,
     "deployment": k8s.apps.v1.Deployment,
@@ -33,7 +32,7 @@ RESOURCES: dict[Kind, Factory] = {
     "ingress": k8s.networking.v1.Ingress,
 }
 """The Pulumi resource each rendered kind becomes."""
-DEPENDS_ON: dict[Kind, Kind] = {"deployment": "service_account"}
+DEPENDS_ON: dict[ObjectKind, ObjectKind] = {"deployment": "service_account"}
 
 
 def retains(opts: pulumi.ResourceOptions | None) -> bool:
@@ -48,7 +47,7 @@ def owned_by_the_program(metadata: Obj) -> Obj:
     return {**metadata, "annotations": {**metadata.get("annotations", {}), "pulumi.com/patchForce": "true"}}
 
 
-def _parts(rendered: RenderedWorkload | pulumi.Output[RenderedWorkload], kind: Kind, checksum: Any) -> dict[str, Any]:
+def _parts(rendered: RenderedWorkload | pulumi.Output[RenderedWorkload], kind: ObjectKind, checksum: Any) -> dict[str, Any]:
     """The resource's arguments: ``metadata`` owned by the program, and the rest of the object
     (a ServiceAccount has only metadata). The checksum is the one value derived from referenced
     Secrets: stamped on the Deployment as a nested Output when one went in, only it is secret
@@ -74,12 +73,12 @@ def create_children(
     checksum: str | pulumi.Output[str],
     optional: Iterable[OptionalKind],
     retain_on_delete: bool = False,
-) -> dict[Kind, pulumi.CustomResource]:
+) -> dict[ObjectKind, pulumi.CustomResource]:
     """A resource per rendered kind: the ServiceAccount, Service and Deployment, and each of
     ``optional`` (the kinds the arguments enable). ``rendered`` is plain objects, or an Output
     of them when an argument was an Output. ``retain_on_delete``: the component's (Pulumi
     passes ``protect`` down to children, not this)."""
-    resources: dict[Kind, pulumi.CustomResource] = {}
+    resources: dict[ObjectKind, pulumi.CustomResource] = {}
     for kind in (*REQUIRED_KINDS, *optional):
         after = DEPENDS_ON.get(kind)
         depends_on = [resources[after]] if after else None

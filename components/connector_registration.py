@@ -8,13 +8,14 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 import pulumi
+from pydantic.alias_generators import to_snake
 
-from .args.errors import InvalidArgumentsError
-from .args.registration import RegistrationArgs
+from .args.problems import InvalidArgumentsError
+from .args.registration_spec import RegistrationArgs
 from .outputs import secret_if
 from .references import ResolvedReferences
 from .registration import inputs
-from .registration.cluster_access import has_credentials
+from .registration.cluster_access import has_credentials, is_kubeconfig_content
 from .registration.resource import Registration
 from .registration.routing import RouteError, choose_route, url_problem
 
@@ -70,7 +71,7 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
     given = reg.admin_credentials
     if given is None:
         return None
-    values = {"bearerToken": given.bearer_token, "clientCertificate": given.client_certificate, "clientKey": given.client_key}
+    values = {key: getattr(given, to_snake(key)) for key in inputs.ADMIN_CREDENTIAL_KEYS}
     return {key: value for key, value in values.items() if value is not None}
 
 
@@ -95,16 +96,16 @@ def create_registration(
     the registration (default the dynamic ``Registration``; the component package has its own)."""
     kubeconfig, kube_context = cluster
     given = reg.model_dump(by_alias=True, exclude={"admin_credentials"})
-    values = {i.name: given[i.camel] for i in inputs.TABLE if i.from_config}
+    values = {i.python: given[i.config] for i in inputs.TABLE if i.from_config}
     values.update(
         url=url,
         route=route,
-        kubeconfig=secret_if(kubeconfig, "\n" in (kubeconfig or "") or "kubeconfig" in secret_inputs),
+        kubeconfig=secret_if(kubeconfig, is_kubeconfig_content(kubeconfig) or "kubeconfig" in secret_inputs),
         kube_context=kube_context,
         admin_credentials=admin_credentials_input(reg, references),
         connector_label=label,
     )
     if "registration" in secret_inputs:
-        values.update({i.name: secret_if(values[i.name], True) for i in inputs.TABLE if i.follows_config})
+        values.update({i.python: secret_if(values[i.python], True) for i in inputs.TABLE if i.follows_config})
     opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
     return (resource or Registration)(f"{name}-registration", opts=opts, **values)

@@ -5,8 +5,11 @@ project's config as the inputs of the registrations' provider), so the warning s
 from __future__ import annotations
 
 import pulumi
+from pydantic.alias_generators import to_snake
 
-from .args.connector import ConnectorEntry
+from .args.connector_spec import ConnectorEntry
+from .registration import inputs
+from .registration.cluster_access import is_kubeconfig_content
 from .secret_config import is_secure, secure_paths
 
 PLAIN_CREDENTIAL = (
@@ -27,9 +30,8 @@ def credential_paths(entries: list[ConnectorEntry]) -> list[str]:
         paths += [f"{base}.authAttributes[{i}].content" for i, a in attributes if a.content not in (None, "")]
         given = reg.admin_credentials
         if given is not None:
-            values = (given.bearer_token, given.client_certificate, given.client_key)
-            keys = ("bearerToken", "clientCertificate", "clientKey")
-            paths += [f"{base}.adminCredentials.{key}" for key, value in zip(keys, values, strict=True) if value is not None]
+            keys = inputs.ADMIN_CREDENTIAL_KEYS
+            paths += [f"{base}.adminCredentials.{key}" for key in keys if getattr(given, to_snake(key)) is not None]
     return paths
 
 
@@ -47,6 +49,5 @@ def warn_of_plain_credentials(entries: list[ConnectorEntry], config: pulumi.Conf
         message, paths = PLAIN_IN_FILE, [] if secure is None else [p for p in paths if not is_secure(p, secure)]
     for path in paths:
         pulumi.log.warn(message.format(path=path))
-    kubeconfig = config.get("kubeconfig") or ""
-    if "\n" in kubeconfig and not pulumi.runtime.is_config_secret("connectors:kubeconfig"):
+    if is_kubeconfig_content(config.get("kubeconfig")) and not pulumi.runtime.is_config_secret("connectors:kubeconfig"):
         pulumi.log.warn(PLAIN_CREDENTIAL.format(path="kubeconfig"))

@@ -7,22 +7,23 @@ one ProxyComponent per entry of its ``proxies``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import pulumi
 from pydantic import ValidationError
 
-from .args.connector import ConnectorEntry
-from .args.errors import InvalidArgumentsError, describe, kind_of
-from .args.kinds import WorkloadEntry
-from .args.proxy import ProxyEntry
-from .component import ConnectorComponent
-from .connector_registration import registration_route
+from .args.connector_spec import ConnectorEntry
+from .args.problems import InvalidArgumentsError, describe, kind_of
+from .args.proxy_spec import ProxyEntry
+from .args.workloads import WorkloadEntry
+from .connector_component import ConnectorComponent, resolve_connector_references
+from .connector_registration import CANNOT_WORK, registration_route
 from .outputs import camel_case_keys
 from .plain_credentials import warn_of_plain_credentials
-from .proxy_component import ProxyComponent
-from .references import NoCluster, ReferenceReader, ReferenceReadError, ResolvedReferences, resolve_references
+from .proxy_component import ProxyComponent, resolve_proxy_references
+from .reference_reader import ReferenceReader, ReferenceReadError
+from .references import ResolvedReferences, heading_of
 from .registration.resource import start_provider_early
 from .secret_config import secret_fields
 from .stack_config import StackSettings, kubernetes_provider, namespaces, read_list_config, reference_reader, stack_settings
@@ -81,34 +82,37 @@ def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[Pro
         raise InvalidArgumentsError(problems)
 
 
-def check_routes(entries: list[ConnectorEntry], settings: StackSettings) -> None:
-    """Every registration's route decided before anything is created; one error for all that cannot work."""
+def decide_routes(entries: list[ConnectorEntry], settings: StackSettings) -> list[Any]:
+    """Every registration's route (None without one), decided before anything is created; one
+    error for all that cannot work."""
+    routes: list[Any] = []
     problems: list[str] = []
     for index, entry in enumerate(entries):
-        if entry.spec.registration is None:
-            continue
         try:
-            registration_route(entry.spec.registration, settings.kubeconfig, settings.context)
+            reg = entry.spec.registration
+            routes.append(None if reg is None else registration_route(reg, settings.kubeconfig, settings.context))
         except InvalidArgumentsError as error:
             problems += error.about(entry_label(index, entry)).problems
     if problems:
-        raise InvalidArgumentsError(problems, heading="registration cannot work")
+        raise InvalidArgumentsError(problems, heading=CANNOT_WORK)
+    return routes
 
 
 def resolve_all(
-    entries: Sequence[WorkloadEntry], reader: ReferenceReader | NoCluster, key: str = "connectors"
+    entries: Sequence[Entry], resolve: Callable[[Any, ReferenceReader], ResolvedReferences], reader: ReferenceReader, key: str
 ) -> list[ResolvedReferences]:
-    """Every entry's referenced objects, before any resource exists; one error for all missing."""
-    resolved, problems = [], []
+    """Every entry's referenced objects (``resolve``: its kind's), before any resource exists;
+    one error for all that cannot be used."""
+    resolved, errors = [], []
     for index, entry in enumerate(entries):
         try:
-            resolved.append(resolve_references(entry.to_args(), reader))
+            resolved.append(resolve(entry.to_args(), reader))
         except InvalidArgumentsError as error:
-            problems += error.about(entry_label(index, entry, key)).problems
+            errors.append(error.about(entry_label(index, entry, key)))
         except ReferenceReadError as error:
             raise ReferenceReadError(f"{entry_label(index, entry, key)}: {error}") from None
-    if problems:
-        raise InvalidArgumentsError(problems, heading="referenced objects not found")
+    if errors:
+        raise InvalidArgumentsError([p for error in errors for p in error.problems], heading=heading_of(errors))
     return resolved
 
 
@@ -155,7 +159,20 @@ def without_registration(entry: ConnectorEntry) -> ConnectorEntry:
     return entry.model_copy(update={"spec": entry.spec.model_copy(update={"registration": None})})
 
 
-def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> None:
+def create_components(
+    key: str, entries: Sequence[Entry], base: pulumi.ResourceOptions, namespaces: dict[str, Any], build: Callable[..., Any]
+) -> list[dict[str, Any]]:
+    """A component per entry (``build``: its kind's, called with the entry's index, resource
+    name, arguments, options and label); their outputs, as the stack exports them."""
+    outputs = []
+    for index, (entry, name) in enumerate(zip(entries, resource_names(entries), strict=True)):
+        opts = entry_options(entry, base, namespaces.get(entry.namespace))
+        component = build(index, name, entry.to_args(), opts, entry_label(index, entry, key))
+        outputs.append(camel_case_keys(component.output_values()))
+    return outputs
+
+
+def connectors_program(reader: ReferenceReader | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
     settings = stack_settings(config)
@@ -164,40 +181,36 @@ def connectors_program(reader: ReferenceReader | NoCluster | None = None) -> Non
     check_names_across_kinds(entries, proxies)
     if settings.render_only:
         entries = [without_registration(entry) for entry in entries]
-    check_routes(entries, settings)
+    routes = decide_routes(entries, settings)
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
-    references = resolve_all(entries, reader)
-    proxy_references = resolve_all(proxies, reader, "proxies")
-    if any(entry.spec.registration is not None for entry in entries):
+    references = resolve_all(entries, resolve_connector_references, reader, "connectors")
+    proxy_references = resolve_all(proxies, resolve_proxy_references, reader, "proxies")
+    if any(route is not None for route in routes):
         start_provider_early()
-    provider = kubernetes_provider(settings)
-    base = pulumi.ResourceOptions(provider=provider)
+    base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
     created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
-    secret = secret_fields("connectors", len(entries))
-    connector_outputs = []
-    for index, (entry, name, refs) in enumerate(zip(entries, resource_names(entries), references, strict=True)):
-        args = entry.to_args()
-        opts = entry_options(entry, base, created.get(entry.namespace))
-        label = entry_label(index, entry)
-        connector = ConnectorComponent(
+    secret, proxy_secret = secret_fields("connectors", len(entries)), secret_fields("proxies", len(proxies))
+
+    def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
+        return ConnectorComponent(
             name,
             args,
             opts,
             label=label,
-            references=refs,
+            references=references[index],
             secret_inputs=secret[index],
+            route=routes[index],
             kubeconfig=settings.kubeconfig,
             kube_context=settings.context,
         )
-        connector_outputs.append(camel_case_keys(connector.output_values()))
-    export_outputs("connectors", entries, connector_outputs)
-    proxy_outputs = []
-    proxy_secret = secret_fields("proxies", len(proxies))
-    for index, (proxy_entry, name, refs) in enumerate(zip(proxies, resource_names(proxies), proxy_references, strict=True)):
-        opts = entry_options(proxy_entry, base, created.get(proxy_entry.namespace))
-        label = entry_label(index, proxy_entry, "proxies")
-        proxy = ProxyComponent(name, proxy_entry.to_args(), opts, label=label, references=refs, secret_inputs=proxy_secret[index])
-        proxy_outputs.append(camel_case_keys(proxy.output_values()))
+
+    def proxy(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ProxyComponent:
+        return ProxyComponent(
+            name, args, opts, label=label, references=proxy_references[index], secret_inputs=proxy_secret[index]
+        )
+
+    export_outputs("connectors", entries, create_components("connectors", entries, base, created, connector))
+    proxy_outputs = create_components("proxies", proxies, base, created, proxy)
     if proxies:
         export_outputs("proxies", proxies, proxy_outputs)

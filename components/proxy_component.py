@@ -13,14 +13,15 @@ from typing import Any
 import pulumi
 
 from .args.base import validated
-from .args.errors import InvalidArgumentsError
-from .args.proxy import BOM_TAG, ProxyArgs
-from .children import create_children, retains
-from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
-from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
-from .render.proxy import endpoints, render_proxy
+from .args.proxy_spec import ProxyArgs
+from .config_token import check_config_token, token_reference
+from .reference_reader import ClusterReader, ReferenceReader
+from .references import ResolvedReferences, read_data, resolve_references
+from .render.proxy import endpoints, proxy_optional_kinds, render_proxy
+from .tokens import PROXY
+from .workload_component import Parts, WorkloadComponent, labelled
 
-TYPE_TOKEN = "connectors:index:Proxy"
+TYPE_TOKEN = PROXY
 
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
@@ -28,16 +29,21 @@ def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> 
     return validated(ProxyArgs, args, path, heading="invalid proxy arguments")
 
 
-class ProxyComponent(pulumi.ComponentResource):
+def resolve_proxy_references(args: ProxyArgs, reader: ReferenceReader) -> ResolvedReferences:
+    """The proxy's references, its token Secret first (checked: its token key there, not expired)."""
+    token = token_reference(args.config_token_secret_ref, args.namespace)
+    resolved = resolve_references(args, reader, own=[token])
+    check_config_token(args.config_token_secret_ref, args.namespace, args.name, read_data(resolved, token))
+    return resolved
+
+
+class ProxyComponent(WorkloadComponent):
     """A proxy's Deployment, two-port Service, ServiceAccount, NetworkPolicy and optional PDB
     and ServiceMonitor."""
 
     endpoint: pulumi.Output[str]
     api_endpoint: pulumi.Output[str]
-    current_image: pulumi.Output[str]
     observed_version: pulumi.Output[str]
-    config_checksum: pulumi.Output[str]
-    children: dict[str, str]
 
     def __init__(
         self,
@@ -46,7 +52,7 @@ class ProxyComponent(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         references: ResolvedReferences | None = None,
-        reference_reader: ReferenceReader | NoCluster | None = None,
+        reference_reader: ReferenceReader | None = None,
         kubeconfig: str | None = None,
         kube_context: str | None = None,
         label: str | None = None,
@@ -55,34 +61,26 @@ class ProxyComponent(pulumi.ComponentResource):
         """As ``ConnectorComponent``: ``references`` already resolved by the program, or read
         now with ``reference_reader`` (default: the cluster ``kubeconfig``/``kube_context`` name)."""
         label = label or f'proxy "{name}"'
-        try:
-            validated = validate_proxy_args(args)
+        with labelled(label):
+            proxy = validate_proxy_args(args)
             if references is None:
-                references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
-        except InvalidArgumentsError as error:
-            raise error.about(label) from None
+                references = resolve_proxy_references(proxy, reference_reader or ClusterReader(kubeconfig, kube_context))
         super().__init__(TYPE_TOKEN, name, None, opts)
-
-        rendered = secret_if(render_when_known(validated, render_proxy), bool(set(secret_inputs) - NOT_RENDERED))
-        checksum = checksum_input(references)
-        resources = create_children(self, name, rendered, checksum, validated.optional_kinds(), retains(opts))
-        health, api = endpoints(validated.name, validated.namespace)
+        self.build(name, proxy, Parts(render_proxy, proxy_optional_kinds(proxy)), references, secret_inputs, opts)
+        health, api = endpoints(proxy.name, proxy.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)
-        self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
-        tag = validated.image.tag if "tag" in validated.image.model_fields_set else BOM_TAG
-        self.observed_version = pulumi.Output.from_input(tag)
-        self.config_checksum = pulumi.Output.from_input(checksum)
-        self.children = {kind: name for kind in resources}
+        self.observed_version = pulumi.Output.from_input(proxy.image.tag)
         self.register_outputs(self.output_values())
 
     def output_values(self) -> dict[str, Any]:
         """The component's outputs by their Python names."""
+        base = super().output_values()
         return {
             "endpoint": self.endpoint,
             "api_endpoint": self.api_endpoint,
-            "current_image": self.current_image,
+            "current_image": base["current_image"],
             "observed_version": self.observed_version,
-            "config_checksum": self.config_checksum,
-            "children": self.children,
+            "config_checksum": base["config_checksum"],
+            "children": base["children"],
         }

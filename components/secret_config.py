@@ -17,22 +17,28 @@ import pulumi
 import yaml
 from pydantic.alias_generators import to_snake
 
+from . import stack_files
+from .registration import inputs
+
 ALL = frozenset({"spec", "registration"})
 """Every field (the stack file could not be read): every rendered object and the registration."""
 
 
-ALWAYS_SECRET = re.compile(r"^spec\.registration\.(adminCredentials\.\w+|authAttributes\[\d+\]\.content)$")
-"""Values the registration keeps secret in state whatever the config says: nothing else to mark."""
+ALWAYS_SECRET = re.compile(
+    rf"^spec\.registration\.({'|'.join(inputs.BY_PYTHON[name].config for name in inputs.ALWAYS_SECRET)})[.\[]"
+)
+"""Values inside the inputs the registration keeps secret in state whatever the config says:
+nothing else to mark."""
 
 
 def stack_file() -> pathlib.Path | None:
     """The stack's settings file: ``stacks/`` (this project's ``stackConfigDir``) or the project
     folder, under the project's root (or the working folder)."""
-    name = f"Pulumi.{pulumi.get_stack()}.yaml"
+    stack = pulumi.get_stack()
     roots = [pathlib.Path(root) for root in (pulumi.get_root_directory() or "", str(pathlib.Path.cwd())) if root]
-    for folder in (folder for root in roots for folder in (root / "stacks", root)):
-        if (folder / name).is_file():
-            return folder / name
+    for path in (path for root in roots for path in (stack_files.stack_file(root, stack), root / stack_files.file_name(stack))):
+        if path.is_file():
+            return path
     return None
 
 

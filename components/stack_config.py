@@ -16,8 +16,8 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from .args.errors import InvalidArgumentsError, kind_of
-from .references import ClusterReader, NoCluster, ReferenceReader
+from .args.problems import InvalidArgumentsError, kind_of
+from .reference_reader import ClusterReader, NoCluster, ReferenceReader
 
 POD_SECURITY = {f"pod-security.kubernetes.io/{mode}": "restricted" for mode in ("enforce", "warn", "audit")}
 """The labels of a namespace the program creates: the restricted Pod Security level."""
@@ -88,7 +88,7 @@ def kubernetes_provider(settings: StackSettings) -> k8s.Provider | None:
     return None
 
 
-def reference_reader(settings: StackSettings) -> ReferenceReader | NoCluster:
+def reference_reader(settings: StackSettings) -> ReferenceReader:
     if settings.render_directory:
         return NoCluster()
     return ClusterReader(settings.kubeconfig, settings.context)

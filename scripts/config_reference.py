@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 from pydantic import AfterValidator, BaseModel, WithJsonSchema  # noqa: E402
 from pydantic.fields import FieldInfo  # noqa: E402
 
-from components.args.connector import ConnectorEntry  # noqa: E402
-from components.args.proxy import ProxyEntry  # noqa: E402
+from components.args.connector_spec import ConnectorEntry  # noqa: E402
+from components.args.proxy_spec import ProxyEntry  # noqa: E402
 
 DOCS = ROOT / "docs"
 SCHEMA_FILE = DOCS / "stack-config.schema.json"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from components.references import ClusterReader, Reference, ReferenceReadError
+from components.reference_reader import ClusterReader, Reference, ReferenceReadError
 
 from .conftest import kubeconfig_text
 from .http_answer import answer_json, serving

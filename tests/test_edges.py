@@ -382,13 +382,13 @@ def test_the_samples_pass_as_json_config_too():
             "replicas",
         ),
         (
-            lambda: __import__("components.args.connector", fromlist=["ImageArgs"]).ImageArgs(
+            lambda: __import__("components.args.connector_spec", fromlist=["ImageArgs"]).ImageArgs(
                 repository="r", tag="1", digest=CANARY_NUMBER
             ),
             "digest",
         ),
         (
-            lambda: __import__("components.args.proxy", fromlist=["ProxyArgs"]).ProxyArgs(
+            lambda: __import__("components.args.proxy_spec", fromlist=["ProxyArgs"]).ProxyArgs(
                 name="p", config_token_secret_ref={"name": CANARY_NUMBER}
             ),
             "config_token_secret_ref.name",

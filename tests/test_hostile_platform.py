@@ -189,7 +189,7 @@ def test_an_unknown_status_with_a_valid_uuid_keeps_the_record(capfd):
 def test_retry_after_is_honoured_within_the_deadline_and_never_beyond():
     waits: list[float] = []
     from components.registration.api import PlatformApi
-    from components.registration.client import RetryPolicy
+    from components.registration.schedule import RetryPolicy
     from components.registration.destination import direct
 
     body = registered(GOOD_UUID).decode()

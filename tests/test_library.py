@@ -16,7 +16,7 @@ from .conftest import ROOT
 PROBE = """
 import json, sys, components
 names = {n: type(getattr(components, n)).__name__ for n in components.__all__}
-import components.package.provider, components.registration.provider
+import components.package.package_provider, components.registration.provider
 print(json.dumps({"file": components.__file__, "names": names, "path": sys.path}))
 """
 

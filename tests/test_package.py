@@ -13,9 +13,9 @@ import pytest
 from pulumi.output import Unknown
 
 from components.args.base import Model
-from components.args.errors import InvalidArgumentsError
+from components.args.problems import InvalidArgumentsError
 from components.package import schema
-from components.package.provider import as_input_errors, package_options, settle
+from components.package.package_provider import as_input_errors, package_options, settle
 
 
 def resolved(value: Any, secret: bool = False, known: bool = True) -> pulumi.Output[Any]:
@@ -117,7 +117,7 @@ def test_the_package_version_is_the_projects():
 def test_the_package_registers_with_its_own_resource_and_needs_no_dynamic_provider():
     """A connector built by the package registers through ``connectors:index:Registration``,
     served by the package's process: no Python dynamic provider, no call to start one."""
-    from components.package.provider import ConnectorsProvider
+    from components.package.package_provider import ConnectorsProvider
     from components.package.schema import CONNECTOR_TYPE
     from components.registration.resource import START_CALL
 
@@ -163,7 +163,7 @@ def test_free_form_blocks_are_typed_as_the_kubernetes_package_types():
 def test_the_package_registration_sends_attribute_contents_unchanged():
     """Keys inside an attribute's content are the user's: nothing renames them (the SDK would
     apply a property translator to nested keys)."""
-    from components.package.registration import PackageRegistration
+    from components.package.package_registration import PackageRegistration
 
     from .mocks import run
 

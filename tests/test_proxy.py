@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from components import InvalidArgumentsError
-from components.args.proxy import ProxyArgs, ProxyEntry
+from components.args.proxy_spec import ProxyArgs, ProxyEntry
 from components.program import connectors_program, parse_proxies
 from components.render.proxy import render_proxy
 

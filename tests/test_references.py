@@ -12,7 +12,7 @@ import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
-from components.references import NoCluster
+from components.reference_reader import NoCluster
 from components.render.checksum import EMPTY_CHECKSUM
 
 from .mocks import RecordingMocks, StaticReader, run

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from components import InvalidArgumentsError, validate_args
-from components.args.connector import ConnectorArgs
+from components.args.connector_spec import ConnectorArgs
 from components.render.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
 from components.render.meta import labels as labels_of
@@ -321,7 +321,7 @@ def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKS
 
 
 def test_from_operator_renders_the_operators_pod_template_exactly():
-    from components.args.connector import ConnectorEntry
+    from components.args.connector_spec import ConnectorEntry
 
     from .conftest import stack_connectors
 

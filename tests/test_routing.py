@@ -107,7 +107,7 @@ def props(platform_url: str, standin, kubeconfig: str, **extra: Any) -> dict[str
         "connector_version": "v2",
         "retry_initial_seconds": 0.01,
         "retry_max_seconds": 0.02,
-        "deadline_seconds": 0.1,
+        "deadline_seconds": 10,
         "route": "apiServerProxy",
         "kubeconfig": kubeconfig,
         **extra,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from components.args.connector import ConnectorEntry
+from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
 
 from .conftest import DATA, SAMPLE_STACKS, stack_connectors

@@ -10,7 +10,7 @@ import pytest
 
 from components import InvalidArgumentsError
 from components.program import connectors_program
-from components.references import NoCluster
+from components.reference_reader import NoCluster
 
 from .mocks import run
 

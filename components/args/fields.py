@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-import pulumi
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
 from .kube_schema import bounded
+from .sdk_values import is_output
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
@@ -35,10 +35,6 @@ IMAGE_HOST = re.compile(rf"^{_HOST}$")
 IMAGE_PATH = re.compile(rf"^{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*$")
 IMAGE_NAME = re.compile(rf"^(?:{_HOST}/)?{_PATH_COMPONENT}(?:/{_PATH_COMPONENT})*$")
 IMAGE_NAME_MAX = 255
-
-
-def is_output(value: object) -> bool:
-    return isinstance(value, pulumi.Output)
 
 
 def _dns_label(value: str) -> str:

@@ -10,6 +10,6 @@ sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from components.package.provider import main  # noqa: E402
+from components.package.package_provider import main  # noqa: E402
 
 main()

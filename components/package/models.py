@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pydantic import Field, create_model
+
 from ..args.base import Model
+from ..registration import inputs
 
 
 class PackageOptions(Model):
@@ -19,15 +22,12 @@ class PackageOptions(Model):
     Kubernetes provider renders to a directory (no cluster): each reference is then a warning."""
 
 
-class RegistrationStatus(Model):
-    """The connector's record on the platform."""
-
-    uuid: str
-    """The uuid the platform gave the connector (kept in state: never registered twice)."""
-    status: str
-    """The record's status as the platform last reported it."""
-    registered_at: str
-    """When the connector was registered (ISO 8601)."""
+RegistrationStatus = create_model(
+    "RegistrationStatus",
+    __base__=Model,
+    __doc__="The connector's record on the platform.",
+    **{o.python: (str, Field(description=o.doc)) for o in inputs.OUTPUTS},  # type: ignore[call-overload]
+)
 
 
 class ConnectorOutputs(Model):
@@ -41,7 +41,7 @@ class ConnectorOutputs(Model):
     """The hash of the referenced Secrets and ConfigMaps stamped on the pod template."""
     children: dict[str, str]
     """The name of each Kubernetes object of the component, by kind."""
-    registration: RegistrationStatus | None = None
+    registration: RegistrationStatus | None = None  # type: ignore[valid-type]
     """The connector's registration, when it registers."""
 
 

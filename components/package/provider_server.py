@@ -40,8 +40,8 @@ from pulumi.runtime.proto import provider_pb2_grpc
 from ..registration import inputs
 from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
-from ..registration.provider_host import WORKERS
-from .registration import FROM_WIRE, TYPE_TOKEN, from_wire, to_wire
+from ..registration.provider_host import THREADS
+from .package_registration import FROM_PACKAGE, TYPE_TOKEN, from_package, to_package
 
 __all__ = ["GRPC_OPTIONS", "PackageServicer", "Resolved", "Unknown", "resolved", "serve", "unknown_output"]
 
@@ -87,14 +87,14 @@ def unwrapped(struct: Any, keep_unknowns: bool = False) -> tuple[dict[str, Any],
         return value
 
     values = {key: plain(value, key) for key, value in props.items()}
-    return from_wire(values), {FROM_WIRE.get(key, key) for key in secret}
+    return from_package(values), {FROM_PACKAGE.get(key, key) for key in secret}
 
 
 async def wired(props: dict[str, Any], secret: set[str]) -> Any:
     """The provider's outputs as the engine takes them: the package's names, secrets marked."""
-    always = {i.name for i in inputs.TABLE if i.always_secret}
+    always = inputs.ALWAYS_SECRET
     marked = {k: rpc.wrap_rpc_secret(v) if (k in secret or k in always) and v is not None else v for k, v in props.items()}
-    return await rpc.serialize_properties(to_wire(marked), {})
+    return await rpc.serialize_properties(to_package(marked), {})
 
 
 class PackageServicer(ProviderServicer):
@@ -129,8 +129,8 @@ class PackageServicer(ProviderServicer):
         changes = proto.DiffResponse.DIFF_SOME if result.changes else proto.DiffResponse.DIFF_NONE
         return proto.DiffResponse(
             changes=changes,
-            replaces=list(to_wire(dict.fromkeys(result.replaces or []))),
-            stables=list(to_wire(dict.fromkeys(result.stables or []))),
+            replaces=list(to_package(dict.fromkeys(result.replaces or []))),
+            stables=list(to_package(dict.fromkeys(result.stables or []))),
             deleteBeforeReplace=bool(result.delete_before_replace),
         )
 
@@ -167,7 +167,7 @@ def serve(provider: Provider, args: list[str]) -> None:
     async def run() -> None:
         # Registrations wait on the platform in threads: as many at once as the engine sends
         # (the default executor would hold them to a handful on a small machine).
-        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=WORKERS))
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=THREADS))
         server = grpc.aio.server(options=GRPC_OPTIONS)
         provider_pb2_grpc.add_ResourceProviderServicer_to_server(PackageServicer(provider, args, engine_address), server)
         port = server.add_insecure_port(address="127.0.0.1:0")

@@ -16,14 +16,17 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..args.connector import ConnectorArgs
+from ..args.connector_spec import ConnectorArgs
 from ..args.fields import digest, image_tag, int_or_percent, str_input
-from ..args.proxy import ProxyArgs
-from ..args.registration import header_value
-from . import PACKAGE, VERSION
+from ..args.proxy_spec import ProxyArgs
+from ..args.registration_spec import header_value
+from ..tokens import CONNECTOR as CONNECTOR_TYPE
+from ..tokens import PACKAGE
+from ..tokens import PROXY as PROXY_TYPE
+from ..tokens import REGISTRATION as REGISTRATION_TYPE
+from . import VERSION
 from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
-from .registration import TYPE_TOKEN as REGISTRATION_TYPE
-from .registration import schema_resource
+from .package_registration import schema_resource
 
 ANY = {"$ref": "pulumi.json#/Any"}
 KUBERNETES_PACKAGE = version("pulumi_kubernetes")
@@ -35,8 +38,6 @@ LANGUAGES = {
     "csharp": {"rootNamespace": "Otilm", "respectSchemaVersion": True},
 }
 """Where generated SDKs go: outside Pulumi's own npm scope and Go import path."""
-CONNECTOR_TYPE = f"{PACKAGE}:index:Connector"
-PROXY_TYPE = f"{PACKAGE}:index:Proxy"
 PYTHON_ONLY = {"source"}
 """Fields only a Python caller can give (a resource object of the same program): not in the schema."""
 

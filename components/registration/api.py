@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .client import Answer, Operation, RetryPolicy, Transport
 from .deadline import Deadline
 from .destination import Destination
 from .errors import RegistrationError
 from .rules import IdentifierError, checked_uuid, segment
+from .schedule import DEFAULT, RetryPolicy
+from .sending import Answer, Operation, Sender
 
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
 UNKNOWN_STATUS = "unknown"
 REGISTER_PATH = "/v2/connector/register"
-DEFAULT_RETRY = RetryPolicy()
 MAX_PAGES = 100
 MAX_RECORDS = 10_000
 PAGE_SIZE = 100
@@ -45,7 +45,6 @@ class Duplicate(RegistrationError):
 class Registered:
     uuid: str
     status: str
-    registered_at: str
     odd: tuple[str, ...] = ()
     """Fields of the answer outside the documented shape (the record is kept all the same)."""
 
@@ -72,11 +71,6 @@ class ConnectorRecord:
 
 def now_utc() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def register_url(platform_url: str) -> str:
-    """The register endpoint of a platform URL, joined, never rewritten."""
-    return Destination(platform_url).at(REGISTER_PATH)
 
 
 def request_body(
@@ -113,8 +107,8 @@ def registered(payload: Any) -> Registered:
         ) from None
     status = payload.get("status")
     if status in PLATFORM_STATUSES:
-        return Registered(uuid, status, now_utc())
-    return Registered(uuid, UNKNOWN_STATUS, now_utc(), odd=("status",))
+        return Registered(uuid, status)
+    return Registered(uuid, UNKNOWN_STATUS, odd=("status",))
 
 
 class PlatformApi:
@@ -124,7 +118,7 @@ class PlatformApi:
     def __init__(
         self,
         destination: Destination,
-        retry: RetryPolicy = DEFAULT_RETRY,
+        retry: RetryPolicy = DEFAULT,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -141,7 +135,7 @@ class PlatformApi:
         if admin and not self.is_admin:
             raise RegistrationError(f"{operation.what} needs administrator credentials")
         destination = self.destination if admin else self.destination.with_admin(None)
-        return Transport(destination, self.retry, self.sleep, self.clock, self.deadline).send(operation)
+        return Sender(destination, self.retry, self.sleep, self.clock, self.deadline).send(operation)
 
     def register(self, body: dict[str, Any]) -> Registered:
         """POST the registration. A 409 raises ``Duplicate``."""

@@ -25,13 +25,18 @@ class ApiServerAccess:
     verify: bool | str
 
 
+def is_kubeconfig_content(kubeconfig: str | None) -> bool:
+    """Whether a kubeconfig setting is the file's content (it has lines), not its path."""
+    return bool(kubeconfig) and "\n" in str(kubeconfig)
+
+
 def client_configuration(kubeconfig: str | None = None, context: str | None = None) -> Any:
     """A ``kubernetes.client.Configuration`` from ``kubeconfig`` (a path or the file's content),
     else ``KUBECONFIG`` / ``~/.kube/config``, else the in-cluster service account."""
     from kubernetes import client, config
 
     configuration = client.Configuration()
-    if kubeconfig and "\n" in kubeconfig:
+    if kubeconfig and is_kubeconfig_content(kubeconfig):
         config.load_kube_config_from_dict(yaml.safe_load(kubeconfig), context=context, client_configuration=configuration)
         return configuration
     path = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")

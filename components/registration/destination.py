@@ -15,6 +15,7 @@ import certifi
 
 from .cluster_access import ApiServerAccess
 from .errors import RegistrationError
+from .inputs import ADMIN_CREDENTIAL_KEYS
 from .routing import in_cluster_target
 from .rules import PEM_MARK
 
@@ -33,9 +34,10 @@ class AdminCredentials:
 
     @staticmethod
     def from_props(value: Any) -> AdminCredentials | None:
-        if not isinstance(value, dict) or not any(value.get(k) for k in ("bearerToken", "clientCertificate")):
+        """The ``admin_credentials`` input's values (keys ``inputs.ADMIN_CREDENTIAL_KEYS``, in this order)."""
+        if not isinstance(value, dict) or not any(value.get(k) for k in ADMIN_CREDENTIAL_KEYS[:2]):
             return None
-        return AdminCredentials(value.get("bearerToken"), value.get("clientCertificate"), value.get("clientKey"))
+        return AdminCredentials(*(value.get(k) for k in ADMIN_CREDENTIAL_KEYS))
 
 
 @dataclass(frozen=True)

@@ -13,3 +13,14 @@ class RegistrationError(Exception):
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+def no_answer(what: str, deadline_seconds: float, hint: str = "") -> str:
+    """The deadline passed before any attempt got a complete answer."""
+    return f"{what} failed: no complete answer within {deadline_seconds:g} s{hint}"
+
+
+def gave_up(what: str, reason: str, attempts: int, deadline_seconds: float, hint: str = "") -> str:
+    """Attempts failed (``reason``: a status, or a fixed phrase) until the schedule ran out."""
+    detail = f"with {reason}" if reason.startswith("status") else f"({reason})"
+    return f"{what} failed {detail} after {attempts} attempts within the {deadline_seconds:g} s deadline{hint}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .inputs import TABLE, Input
+from .inputs import ADMIN_CREDENTIAL_SHAPES, TABLE, Input
 from .routing import url_problem
 from .rules import HEADER_RULE, UUID_RULE, header_value_problem, is_uuid
 
@@ -36,9 +36,8 @@ def _problem(spec: Input, given: Any) -> str | None:
         return _credentials_problem(given)
     if kind == "string" and not _is_text(given):
         return "must be a string"
-    if spec.name == "platform_url":
-        problem = url_problem(given)
-        return None if problem is None else problem
+    if spec.python == "platform_url":
+        return url_problem(given)
     return None
 
 
@@ -48,7 +47,7 @@ CREDENTIALS = "must be a map of bearerToken, or of clientCertificate and clientK
 def _credentials_problem(given: Any) -> str | None:
     if not isinstance(given, dict) or not all(_is_text(v) for v in given.values()):
         return CREDENTIALS
-    if set(given) not in ({"bearerToken"}, {"clientCertificate", "clientKey"}):
+    if frozenset(given) not in ADMIN_CREDENTIAL_SHAPES:
         return CREDENTIALS
     if "bearerToken" in given and header_value_problem(given["bearerToken"]):
         return f"bearerToken {HEADER_RULE}"
@@ -60,14 +59,14 @@ def problems(props: Mapping[str, Any], unknown: Callable[[Any], bool] | None = N
     a value for which ``unknown`` holds is not known yet (at preview), never checked."""
     found = []
     for spec in TABLE:
-        given = props.get(spec.name)
+        given = props.get(spec.python)
         if unknown is not None and unknown(given):
             continue
         if given is None:
             if spec.required:
-                found.append((spec.camel, "is required"))
+                found.append((spec.config, "is required"))
             continue
         problem = _problem(spec, given)
         if problem:
-            found.append((spec.camel, problem))
+            found.append((spec.config, problem))
     return found

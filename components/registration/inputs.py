@@ -1,30 +1,34 @@
-"""The registration's inputs, in one table: each input's name on the resource, its camelCase
-name (in a connector's ``registration`` config, in messages, in other languages), its default,
-its type, and what the platform does with it.
+"""The registration's inputs and outputs, in one table each: every input's name for each
+audience (``python``: the resource's keyword argument and state key; ``config``: a connector's
+``registration`` block, messages; ``package``: the component package's ``Registration``
+property), its default, its type, and what the platform does with it.
 
 The resource fills its inputs from here, the provider reads them with these defaults and
-checks them against these types (``input_checks``) (they also come from other languages and from old state), the component
-maps the ``registration`` config onto them by camelCase name, and the argument models take
-their defaults from here.
+checks them against these types (``input_checks``: they also come from other languages and
+from old state), the component maps the ``registration`` config onto them by their config
+names, the argument models take their defaults from here, the package's schema its properties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from .client import RetryPolicy
+from .schedule import DEFAULT as _RETRY
 
-_RETRY = RetryPolicy()
+
+def _camel(snake: str) -> str:
+    head, *rest = snake.split("_")
+    return head + "".join(part.title() for part in rest)
 
 
 @dataclass(frozen=True)
 class Input:
-    name: str
-    """The resource's input (and state) key."""
-    camel: str
-    """Its camelCase name: how messages, a connector's ``registration`` block and other languages name it."""
+    python: str
+    """The resource's keyword argument, and its key in state."""
+    config: str
+    """Its key in a connector's ``registration`` block; how messages name it."""
     default: Any = None
     kind: str = "string"
     """What it must be: string, boolean, seconds, attributes, credentials, uuid, or one of ``choices``."""
@@ -45,12 +49,24 @@ class Input:
     """Kept secret in state when the connector's ``registration`` config held a secret."""
     doc: str = ""
     """What it is, for the component package's schema."""
+    package: str = field(default="")
+    """Its property on the component package's ``Registration`` (default: ``python`` in camelCase)."""
+
+    def __post_init__(self) -> None:
+        if not self.package:
+            object.__setattr__(self, "package", _camel(self.python))
+
+
+@dataclass(frozen=True)
+class Output:
+    python: str
+    """The resource's output, and its key in state."""
+    doc: str
 
     @property
-    def wire(self) -> str:
-        """Its name as a property of the component package's ``Registration`` resource."""
-        head, *rest = self.name.split("_")
-        return head + "".join(part.title() for part in rest)
+    def package(self) -> str:
+        """Its property on the component package's ``Registration`` and components."""
+        return _camel(self.python)
 
 
 AUTH_TYPES = ("none", "basic", "certificate", "apiKey", "jwt")
@@ -176,15 +192,30 @@ TABLE: tuple[Input, ...] = (
     ),
     Input("connector_label", "connectorLabel", "", from_config=False, compared=False, doc="How messages name the connector."),
 )
-BY_NAME = {i.name: i for i in TABLE}
-NAMES = tuple(BY_NAME)
-COMPARED = tuple(i.name for i in TABLE if i.compared)
-OUTPUTS = ("uuid", "status", "registered_at")
+BY_PYTHON = {i.python: i for i in TABLE}
+NAMES = tuple(BY_PYTHON)
+COMPARED = tuple(i.python for i in TABLE if i.compared)
+PLATFORM = tuple(i.python for i in TABLE if i.platform)
+"""What the platform's record holds: a change of one is an edit."""
+IDENTITY = tuple(i.python for i in TABLE if i.identity)
+"""What the platform's record cannot change in place."""
+ALWAYS_SECRET = tuple(i.python for i in TABLE if i.always_secret)
+OUTPUTS: tuple[Output, ...] = (
+    Output("uuid", "The uuid the platform gave the connector (kept in state: never registered twice)."),
+    Output("status", "The record's status as the platform last reported it."),
+    Output("registered_at", "When the connector was registered (ISO 8601)."),
+)
+OUTPUT_NAMES = tuple(o.python for o in OUTPUTS)
+
+ADMIN_CREDENTIAL_KEYS = ("bearerToken", "clientCertificate", "clientKey")
+"""The administrator's credentials as the ``admin_credentials`` input holds them."""
+ADMIN_CREDENTIAL_SHAPES = (frozenset({"bearerToken"}), frozenset({"clientCertificate", "clientKey"}))
+"""The sets of keys the ``admin_credentials`` input may hold: a bearer token, or a certificate and its key."""
 
 
 def default(name: str) -> Any:
     """An input's default, as the models and the resource take it (lists, not tuples)."""
-    value = BY_NAME[name].default
+    value = BY_PYTHON[name].default
     return list(value) if isinstance(value, tuple) else value
 
 
@@ -192,6 +223,12 @@ def value(props: Mapping[str, Any], name: str) -> Any:
     """An input from the resource's properties, its default when missing or null."""
     given = props.get(name)
     return default(name) if given is None else given
+
+
+def changed(olds: Mapping[str, Any], news: Mapping[str, Any], names: Iterable[str] = COMPARED) -> list[str]:
+    """The inputs of ``names`` whose values differ, each with its default where missing: the
+    one comparison of old and new inputs (a state written before an input existed holds none)."""
+    return [name for name in names if value(olds, name) != value(news, name)]
 
 
 def with_defaults(given: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,6 +239,6 @@ def with_defaults(given: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value(given, name) for name in NAMES}
 
 
-def camel_names(names: list[str]) -> list[str]:
-    """Inputs by their camelCase names."""
-    return [BY_NAME[name].camel for name in names]
+def config_names(names: Iterable[str]) -> list[str]:
+    """Inputs by the names a connector's ``registration`` block gives them."""
+    return [BY_PYTHON[name].config for name in names]

@@ -29,15 +29,13 @@ from pulumi.dynamic import (
 )
 
 from . import input_checks, inputs, provider_host
-from .api import Duplicate, PlatformApi, edit_body, now_utc, request_body
-from .client import RetryPolicy
+from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, request_body
 from .cluster_access import NoClusterCredentials, load_access
 from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
 from .errors import RegistrationError
 from .rules import admin_over_http_problem, checked_uuid
+from .schedule import RetryPolicy
 
-PLATFORM_FIELDS = tuple(i.name for i in inputs.TABLE if i.platform)
-IDENTITY_FIELDS = tuple(i.name for i in inputs.TABLE if i.identity)
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"
 
@@ -66,9 +64,14 @@ def admin_over_http(props: dict[str, Any]) -> list[tuple[str, str]]:
     return [("adminCredentials", problem)] if problem else []
 
 
+def problems(props: dict[str, Any], unknown: Any = None) -> list[tuple[str, str]]:
+    """(input, what is wrong) for every input that cannot work; ``unknown`` as ``input_checks.problems``."""
+    return input_checks.problems(props, unknown) or admin_over_http(props)
+
+
 def checked(props: dict[str, Any]) -> dict[str, Any]:
     """The properties, once every input is what the table says; else one error naming them."""
-    found = input_checks.problems(props) or admin_over_http(props)
+    found = problems(props)
     if found:
         listed = "; ".join(f"{name} {problem}" for name, problem in found)
         raise RegistrationError(f"registration of {label(props)} cannot work: {listed}")
@@ -93,6 +96,14 @@ def platform_api(props: dict[str, Any]) -> PlatformApi:
     return PlatformApi(destination(checked(props)), RetryPolicy(*(float(inputs.value(props, k)) for k in schedule)))
 
 
+def approved_if_asked(api: PlatformApi, props: dict[str, Any], uuid: str, status: Any) -> Any:
+    """The status once the record is approved, when ``approve`` asks and it waits for it."""
+    if props.get("approve") is True and api.is_admin and status == "waitingForApproval":
+        api.approve(uuid)
+        return "connected"
+    return status
+
+
 class RegistrationProvider(ResourceProvider):
     def configure(self, req: ConfigureRequest) -> None:
         """Called by the dynamic-provider host once it has loaded this provider."""
@@ -100,8 +111,7 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        found = input_checks.problems(news, provider_host.holds_unknown) or admin_over_http(news)
-        failures = [CheckFailure(name, problem) for name, problem in found]
+        failures = [CheckFailure(name, problem) for name, problem in problems(news, provider_host.holds_unknown)]
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
@@ -111,16 +121,14 @@ class RegistrationProvider(ResourceProvider):
             uuid, status = checked_uuid(adopt, "registration.uuid (config)"), self._adopted_status(api, adopt)
         else:
             uuid, status = self._register(api, props)
-        if props.get("approve") is True and api.is_admin and status == "waitingForApproval":
-            api.approve(uuid)
-            status = "connected"
+        status = approved_if_asked(api, props, uuid, status)
         outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
         return CreateResult(id_=uuid, outs=outs)
 
     @staticmethod
     def _adopted_status(api: PlatformApi, uuid: str) -> str:
         if not api.is_admin:
-            return "unknown"
+            return UNKNOWN_STATUS
         record = api.get(uuid)
         if record is None:
             raise RegistrationError("the uuid set in registration.uuid is not a connector on the platform (status 404)")
@@ -173,11 +181,11 @@ class RegistrationProvider(ResourceProvider):
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         """An update (never a replacement) when any input changed; a change the platform must
         know is sent on update with admin credentials, else announced as kept on the platform."""
-        changed = [key for key in inputs.COMPARED if inputs.value(olds, key) != inputs.value(news, key)]
+        changed = inputs.changed(olds, news)
         adopt = news.get("adopt_uuid")
         replaces = ["adopt_uuid"] if adopt and adopt != _id else []
-        platform = inputs.camel_names([k for k in (*PLATFORM_FIELDS, *IDENTITY_FIELDS) if k in changed])
-        identity = inputs.camel_names([k for k in IDENTITY_FIELDS if k in changed])
+        platform = inputs.config_names([k for k in (*inputs.PLATFORM, *inputs.IDENTITY) if k in changed])
+        identity = inputs.config_names([k for k in inputs.IDENTITY if k in changed])
         if platform and not replaces and not news.get("admin_credentials"):
             _warn(
                 f"registration of {label(news)}: {', '.join(platform)} changed; the platform keeps the old values "
@@ -199,7 +207,7 @@ class RegistrationProvider(ResourceProvider):
         api = platform_api(news)
         if api.is_admin:
             uuid = checked_uuid(_id, STATE)
-            if any(olds.get(k) != news.get(k) for k in PLATFORM_FIELDS):
+            if inputs.changed(olds, news, inputs.PLATFORM):
                 body = edit_body(news["url"], news["auth_type"], news.get("auth_attributes"), news.get("custom_attributes"))
                 record = api.edit(uuid, body)
                 if record is None:
@@ -208,9 +216,7 @@ class RegistrationProvider(ResourceProvider):
                         "refresh to forget it, then up registers it again"
                     )
                 status = record.status
-            if news.get("approve") is True and status == "waitingForApproval":
-                api.approve(uuid)
-                status = "connected"
+            status = approved_if_asked(api, news, uuid, status)
         return UpdateResult(outs={**news, "uuid": _id, "status": status, "registered_at": olds.get("registered_at")})
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:

@@ -26,7 +26,8 @@ from typing import Any
 from pulumi.output import Unknown
 
 HOST_MODULE = "pulumi.dynamic.__main__"
-WORKERS = 32
+THREADS = 32
+"""Registrations served at once by one provider process."""
 
 
 def holds_unknown(value: Any) -> bool:
@@ -49,14 +50,14 @@ def running_host() -> ModuleType | None:
     return main
 
 
-def widen_thread_pool(workers: int = WORKERS) -> int:
-    """Raises every thread pool of this process to ``workers``; how many it found."""
+def widen_thread_pool(threads: int = THREADS) -> int:
+    """Raises every thread pool of this process to ``threads``; how many it found."""
     import gc
     from concurrent.futures import ThreadPoolExecutor
 
     pools = [o for o in gc.get_objects() if isinstance(o, ThreadPoolExecutor)]
     for pool in pools:
-        pool._max_workers = max(pool._max_workers, workers)
+        pool._max_workers = max(pool._max_workers, threads)
     return len(pools)
 
 

@@ -19,8 +19,7 @@ then keep their registration (and its uuid) through an alias."""
 
 def secret_where_always(props: dict[str, Any]) -> dict[str, Any]:
     """The inputs, those the table keeps always secret (credentials) made secret Outputs."""
-    secret = {i.name for i in inputs.TABLE if i.always_secret}
-    return {k: pulumi.Output.secret(v) if k in secret and v is not None else v for k, v in props.items()}
+    return {k: pulumi.Output.secret(v) if k in inputs.ALWAYS_SECRET and v is not None else v for k, v in props.items()}
 
 
 def dynamic_type_token(module: str, name: str) -> str:
@@ -47,27 +46,23 @@ class Registration(Resource, module="connectors", name="Registration"):
     status: pulumi.Output[str]
     registered_at: pulumi.Output[str]
 
-    def __init_subclass__(cls, module: str = "", name: str = "Resource", **kwargs: Any) -> None:
-        super().__init_subclass__(module=module, name=name, **kwargs)
-        cls.type_token = dynamic_type_token(module, name)
-
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
         props = secret_where_always(inputs.with_defaults(given))
         opts = pulumi.ResourceOptions.merge(
             opts,
             pulumi.ResourceOptions(
                 aliases=self.aliases(),
-                additional_secret_outputs=["admin_credentials"],
+                additional_secret_outputs=list(inputs.ALWAYS_SECRET),
                 # The platform holds one record per name and url+version: the old one must go
                 # (when de-registering is allowed) before its replacement registers.
                 delete_before_replace=True,
             ),
         )
-        super().__init__(RegistrationProvider(), resource_name, {**props, **dict.fromkeys(inputs.OUTPUTS)}, opts)
+        super().__init__(RegistrationProvider(), resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
 
-    @classmethod
-    def aliases(cls) -> list[pulumi.Alias]:
-        return [] if cls.type_token == LEGACY_TYPE_TOKEN else [pulumi.Alias(type_=LEGACY_TYPE_TOKEN)]
+    @staticmethod
+    def aliases() -> list[pulumi.Alias]:
+        return [pulumi.Alias(type_=LEGACY_TYPE_TOKEN)]
 
 
 TYPE_TOKEN = Registration.type_token

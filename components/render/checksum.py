@@ -15,18 +15,19 @@ from typing import Literal
 
 EMPTY_CHECKSUM = hashlib.sha256(b"").hexdigest()
 
-Kind = Literal["secret", "configmap"]
+ReferenceKind = Literal["secret", "configmap"]
+"""What a reference names: a Secret or a ConfigMap."""
 
 
 @dataclass(frozen=True)
 class ReferencedData:
-    kind: Kind
+    kind: ReferenceKind
     name: str
     data: Mapping[str, str]
     """As the API returns it: base64 for a Secret, plain text for a ConfigMap."""
 
 
-def object_checksum(kind: Kind, data: Mapping[str, str]) -> str:
+def object_checksum(kind: ReferenceKind, data: Mapping[str, str]) -> str:
     digest = hashlib.sha256()
     for key in sorted(data):
         digest.update(key.encode())

@@ -1,18 +1,17 @@
 """The assembly both workload kinds share: the ``Workload`` fields they fill alike, probes from
-their arguments, and every object rendered from a filled-in ``Workload``."""
+their arguments, and every object rendered from a filled-in ``Workload`` and the blocks the
+kind hands over (as the operator's kind builders hand their own blocks to the shared ones)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..args.kinds import WorkloadArgs
-from ..args.spec import WorkloadSpec
-from ..args.workload import ImageBase, OptionalKind, ProbeArgs
-from .ingress import render_ingress
+from ..args.blocks import ImageBase, NetworkPolicyArgs, PodDisruptionBudgetArgs, ProbeArgs, ServiceMonitorArgs
+from ..args.workloads import WorkloadArgs
 from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
 from .network_policy import render_network_policy
-from .objects import Obj, RenderedWorkload
+from .objects import OPTIONAL_KINDS, Obj, OptionalKind, RenderedWorkload
 from .pod_disruption_budget import render_pod_disruption_budget
 from .refs import Projection
 from .service_monitor import render_service_monitor
@@ -68,18 +67,29 @@ def shared_workload_fields(args: WorkloadArgs, component: str, projection: Proje
     }
 
 
-def _ingress(args: WorkloadSpec, w: Workload) -> Obj | None:
-    ingress = args.ingress_args()
-    return None if ingress is None else render_ingress(w, ingress)
+@dataclass(frozen=True)
+class SharedBlocks:
+    """A kind's own blocks for the optional objects both kinds render, wherever the kind keeps
+    them (a connector's budget under ``lifecycle``, a proxy's at the top)."""
+
+    pod_disruption_budget: PodDisruptionBudgetArgs | None
+    service_monitor: ServiceMonitorArgs | None
+    """The ServiceMonitor block, None unless the workload serves metrics."""
+    metrics_path: str
+    network_policy: NetworkPolicyArgs
 
 
-OPTIONAL: dict[OptionalKind, Callable[[WorkloadSpec, Workload], Obj | None]] = {
-    "pod_disruption_budget": lambda args, w: render_pod_disruption_budget(w, args.disruption_budget()),
-    "service_monitor": lambda args, w: render_service_monitor(w, args.metrics_path(), args.scraping()),
-    "network_policy": lambda args, w: render_network_policy(w),
-    "ingress": _ingress,
-}
-"""How each optional kind renders from a workload's arguments, when they enable it."""
+def optional_kinds(blocks: SharedBlocks, ingress: bool = False) -> tuple[OptionalKind, ...]:
+    """The optional kinds a workload renders, in creation order: those its blocks enable, and
+    an Ingress when the kind has one."""
+    pdb, monitor = blocks.pod_disruption_budget, blocks.service_monitor
+    enabled = {
+        "pod_disruption_budget": pdb is not None and pdb.enabled,
+        "service_monitor": monitor is not None and monitor.enabled,
+        "network_policy": blocks.network_policy.enabled,
+        "ingress": ingress,
+    }
+    return tuple(kind for kind in OPTIONAL_KINDS if enabled[kind])
 
 
 def with_extra_labels(obj: Obj, extra: dict[str, str]) -> Obj:
@@ -89,18 +99,24 @@ def with_extra_labels(obj: Obj, extra: dict[str, str]) -> Obj:
     return obj
 
 
-def assemble(args: WorkloadArgs, w: Workload, service: Obj, endpoint: str) -> RenderedWorkload:
-    """Every object of a workload: its ServiceAccount, ``service``, Deployment and the optional
-    kinds its arguments enable, each with the entry's own labels."""
-    optional = {kind: OPTIONAL[kind](args, w) for kind in args.optional_kinds()}
+def assemble(
+    args: WorkloadArgs, w: Workload, service: Obj, endpoint: str, blocks: SharedBlocks, ingress: Obj | None = None
+) -> RenderedWorkload:
+    """Every object of a workload: its ServiceAccount, ``service``, Deployment, the optional
+    kinds its ``blocks`` enable and the kind's own ``ingress``, each with the entry's own labels."""
+    kinds = optional_kinds(blocks, ingress is not None)
     rendered = RenderedWorkload(
         deployment=render_deployment(w),
         service=service,
         service_account=render_service_account(w, args.service_account.annotations),
-        pod_disruption_budget=optional.get("pod_disruption_budget"),
-        service_monitor=optional.get("service_monitor"),
-        network_policy=optional.get("network_policy"),
-        ingress=optional.get("ingress"),
+        pod_disruption_budget=(
+            render_pod_disruption_budget(w, blocks.pod_disruption_budget) if "pod_disruption_budget" in kinds else None
+        ),
+        service_monitor=(
+            render_service_monitor(w, blocks.metrics_path, blocks.service_monitor) if "service_monitor" in kinds else None
+        ),
+        network_policy=render_network_policy(w) if "network_policy" in kinds else None,
+        ingress=ingress,
         endpoint=endpoint,
         current_image=w.image,
     )

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from ..args.connector import ConnectorArgs, StrategyArgs
+from ..args.blocks import ProbeArgs
+from ..args.connector_spec import ConnectorArgs, ConnectorSpec, StrategyArgs
 from ..args.fields import is_zero
-from ..args.workload import ProbeArgs
 from .checksum import EMPTY_CHECKSUM
-from .common import assemble, probe_from, shared_workload_fields
+from .common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
+from .ingress import render_ingress
 from .meta import selector_labels
-from .objects import Obj, RenderedWorkload
+from .objects import Obj, OptionalKind, RenderedWorkload
 from .refs import project_refs
 from .workload import Probe, Workload, render_service
-
-RenderedConnector = RenderedWorkload
-__all__ = ["RenderedConnector", "render_connector"]
 
 DEFAULT_PROBES = {
     "liveness": Probe("/v2/health/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=3),
@@ -87,7 +85,21 @@ def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSU
     )
 
 
+def shared_blocks(args: ConnectorSpec) -> SharedBlocks:
+    """The connector's blocks for the shared optional objects: its budget under ``lifecycle``,
+    its ServiceMonitor while it serves metrics."""
+    metrics = args.metrics
+    monitor = metrics.service_monitor if metrics.enabled else None
+    return SharedBlocks(args.lifecycle.pod_disruption_budget, monitor, metrics.path, args.network_policy)
+
+
+def connector_optional_kinds(args: ConnectorSpec) -> tuple[OptionalKind, ...]:
+    """The optional kinds a connector renders (the component creates their resources)."""
+    return optional_kinds(shared_blocks(args), ingress=args.ingress is not None)
+
+
 def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = connector_workload(args, config_checksum)
     service = render_service(w, args.service.type, args.service.node_port)
-    return assemble(args, w, service, endpoint(args.name, args.namespace, args.service.port))
+    ingress = render_ingress(w, args.ingress) if args.ingress is not None else None
+    return assemble(args, w, service, endpoint(args.name, args.namespace, args.service.port), shared_blocks(args), ingress)

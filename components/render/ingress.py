@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from ..args.connector import IngressArgs
+from ..args.connector_spec import IngressArgs
 from .meta import object_meta
 from .objects import Obj
 from .workload import Workload

@@ -5,17 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..args.workload import OPTIONAL_KINDS
 from .meta import CHECKSUM_ANNOTATION
 
 Obj = dict[str, Any]
 """A Kubernetes object (or a part of one) as plain data."""
 
-Kind = Literal[
-    "service_account", "service", "deployment", "pod_disruption_budget", "service_monitor", "network_policy", "ingress"
-]
-REQUIRED_KINDS: tuple[Kind, ...] = ("service_account", "service", "deployment")
-KINDS: tuple[Kind, ...] = (*REQUIRED_KINDS, *OPTIONAL_KINDS)
+OptionalKind = Literal["pod_disruption_budget", "service_monitor", "network_policy", "ingress"]
+ObjectKind = Literal["service_account", "service", "deployment", OptionalKind]
+"""The kind of a Kubernetes object a workload renders."""
+REQUIRED_KINDS: tuple[ObjectKind, ...] = ("service_account", "service", "deployment")
+OPTIONAL_KINDS: tuple[OptionalKind, ...] = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
+"""The kinds a workload renders only when its arguments ask."""
+KINDS: tuple[ObjectKind, ...] = (*REQUIRED_KINDS, *OPTIONAL_KINDS)
 """Every kind a workload renders, in the order its objects are created."""
 
 
@@ -33,7 +34,7 @@ class RenderedWorkload:
     endpoint: str
     current_image: str
 
-    def by_kind(self) -> dict[Kind, Obj]:
+    def by_kind(self) -> dict[ObjectKind, Obj]:
         """The rendered objects by kind, in creation order."""
         return {kind: obj for kind in KINDS if (obj := getattr(self, kind)) is not None}
 

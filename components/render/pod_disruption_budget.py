@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from ..args.workload import PodDisruptionBudgetArgs
+from ..args.blocks import PodDisruptionBudgetArgs
 from .meta import object_meta
 from .objects import Obj
 from .workload import Workload

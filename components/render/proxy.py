@@ -7,10 +7,10 @@ its probe defaults; a ServiceMonitor at ``metrics.path`` (default ``/metrics``).
 
 from __future__ import annotations
 
-from ..args.proxy import RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs
+from ..args.proxy_spec import DEFAULT_METRICS_PATH, RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs, ProxySpec
 from .checksum import EMPTY_CHECKSUM
-from .common import assemble, probe_from, shared_workload_fields
-from .objects import Obj, RenderedWorkload
+from .common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
+from .objects import Obj, OptionalKind, RenderedWorkload
 from .refs import project_refs
 from .workload import Probe, Workload, render_service
 
@@ -70,6 +70,20 @@ def proxy_workload(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Wo
     )
 
 
+def shared_blocks(args: ProxySpec) -> SharedBlocks:
+    """The proxy's blocks for the shared optional objects: its budget at the top, its
+    ServiceMonitor while it serves metrics, at its own path."""
+    metrics = args.metrics
+    monitor = metrics.service_monitor if metrics is not None and metrics.enabled else None
+    path = metrics.path if metrics is not None else DEFAULT_METRICS_PATH
+    return SharedBlocks(args.pod_disruption_budget, monitor, path, args.network_policy)
+
+
+def proxy_optional_kinds(args: ProxySpec) -> tuple[OptionalKind, ...]:
+    """The optional kinds a proxy renders (the component creates their resources)."""
+    return optional_kinds(shared_blocks(args))
+
+
 def render_proxy(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = proxy_workload(args, config_checksum)
-    return assemble(args, w, render_service(w), endpoints(args.name, args.namespace)[0])
+    return assemble(args, w, render_service(w), endpoints(args.name, args.namespace)[0], shared_blocks(args))

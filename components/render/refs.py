@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..args.workload import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
+from ..args.blocks import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
 from .objects import Obj
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from ..args.workload import ServiceMonitorArgs
+from ..args.blocks import ServiceMonitorArgs
 from .meta import object_meta
 from .objects import Obj
 from .workload import Workload

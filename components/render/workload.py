@@ -1,9 +1,8 @@
 """The workload shape shared by every Deployment-based kind of the platform.
 
 A ``Workload`` says what runs (image, port, env, probes, volumes, scheduling); the functions
-here turn it into a Deployment, a Service and a ServiceAccount. The connector fills one in
-(``render.connector``); another kind of the same platform (its Proxy) would fill in its own
-probes and env and reuse these functions unchanged.
+here turn it into a Deployment, a Service and a ServiceAccount. Each kind fills one in with
+its own probes, ports and env (``render.connector``, ``render.proxy``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from components.args.connector import ConnectorEntry
+from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
@@ -178,7 +178,7 @@ def test_render_mode_warns_once_per_named_reference(make_stack):
 
 def test_missing_references_stop_preview_and_up_before_anything_changes(make_stack, tmp_path):
     from components.program import connectors_program
-    from components.references import ClusterReader
+    from components.reference_reader import ClusterReader
 
     from ..apiserver_standin import GOOD_TOKEN, api_server_standin
     from ..test_routing import kubeconfig_for

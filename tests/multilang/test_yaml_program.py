@@ -192,8 +192,8 @@ def test_package_get_schema_matches_the_models(yaml_engine):
 
     from pydantic import BaseModel
 
-    from components.args.connector import ConnectorArgs
-    from components.args.proxy import ProxyArgs
+    from components.args.connector_spec import ConnectorArgs
+    from components.args.proxy_spec import ProxyArgs
     from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
 
     env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}

@@ -3,7 +3,7 @@ served by the package's own provider process (``provider_server``), for programs
 languages, whose engine would start a Python dynamic provider with no virtualenv to run it.
 
 The same provider logic as the Python program's dynamic ``Registration`` (``registration.provider``),
-reached under the package's property names (``Input.wire``)."""
+reached under the package's property names (``Input.package``, ``Output.package``)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,21 @@ import pulumi
 
 from ..registration import inputs
 from ..registration.resource import secret_where_always
+from ..tokens import REGISTRATION as TYPE_TOKEN
 
-TYPE_TOKEN = "connectors:index:Registration"
-OUTPUTS = {"uuid": "uuid", "status": "status", "registered_at": "registeredAt"}
-TO_WIRE = {**{i.name: i.wire for i in inputs.TABLE}, **OUTPUTS}
-FROM_WIRE = {wire: name for name, wire in TO_WIRE.items()}
-SECRET_WIRE = [i.wire for i in inputs.TABLE if i.always_secret]
-
-
-def to_wire(props: dict[str, Any]) -> dict[str, Any]:
-    return {TO_WIRE.get(key, key): value for key, value in props.items()}
+TO_PACKAGE = {**{i.python: i.package for i in inputs.TABLE}, **{o.python: o.package for o in inputs.OUTPUTS}}
+FROM_PACKAGE = {package: python for python, package in TO_PACKAGE.items()}
+SECRET = [TO_PACKAGE[name] for name in inputs.ALWAYS_SECRET]
 
 
-def from_wire(props: dict[str, Any]) -> dict[str, Any]:
-    return {FROM_WIRE.get(key, key): value for key, value in props.items()}
+def to_package(props: dict[str, Any]) -> dict[str, Any]:
+    """Properties under the package's names."""
+    return {TO_PACKAGE.get(key, key): value for key, value in props.items()}
+
+
+def from_package(props: dict[str, Any]) -> dict[str, Any]:
+    """Properties under the provider's (Python) names."""
+    return {FROM_PACKAGE.get(key, key): value for key, value in props.items()}
 
 
 class PackageRegistration(pulumi.CustomResource):
@@ -37,18 +38,19 @@ class PackageRegistration(pulumi.CustomResource):
     registered_at: pulumi.Output[str]
 
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
-        props = to_wire(secret_where_always(inputs.with_defaults(given)))
+        props = to_package(secret_where_always(inputs.with_defaults(given)))
         opts = pulumi.ResourceOptions.merge(
-            opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET_WIRE, delete_before_replace=True)
+            opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET, delete_before_replace=True)
         )
-        # Under their wire names already: the SDK applies a translator to nested keys too (an
-        # attribute's content would be renamed), so only the one output is translated back.
-        super().__init__(TYPE_TOKEN, resource_name, {**props, **dict.fromkeys(OUTPUTS)}, opts)
+        # Under the package's names already: the SDK applies a translator to nested keys too (an
+        # attribute's content would be renamed), so only the outputs are translated back.
+        super().__init__(TYPE_TOKEN, resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
 
     def translate_output_property(self, prop: str) -> str:
-        return "registered_at" if prop == "registeredAt" else prop
+        return OUTPUT_NAMES.get(prop, prop)
 
 
+OUTPUT_NAMES = {o.package: o.python for o in inputs.OUTPUTS}
 KIND_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
     "uuid": {"type": "string"},
@@ -65,23 +67,16 @@ def schema_resource() -> dict[str, Any]:
     properties = {}
     for i in inputs.TABLE:
         choices = f" One of: {', '.join(i.choices)}." if i.choices else ""
-        properties[i.wire] = {
+        properties[i.package] = {
             **KIND_TYPES[i.kind],
             "description": i.doc + choices,
             **({"secret": True} if i.always_secret else {}),
         }
-    outputs = {
-        "uuid": {
-            "type": "string",
-            "description": "The uuid the platform gave the connector (kept in state: never registered twice).",
-        },
-        "status": {"type": "string", "description": "The record's status as the platform last reported it."},
-        "registeredAt": {"type": "string", "description": "When the connector was registered (ISO 8601)."},
-    }
+    outputs = {o.package: {"type": "string", "description": o.doc} for o in inputs.OUTPUTS}
     return {
         "description": "A connector's record on the platform: registered (or adopted) once, its uuid kept in state.",
         "inputProperties": properties,
-        "requiredInputs": [i.wire for i in inputs.TABLE if i.required],
+        "requiredInputs": [i.package for i in inputs.TABLE if i.required],
         "properties": {**properties, **outputs},
         "required": list(outputs),
     }

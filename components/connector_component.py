@@ -1,4 +1,5 @@
-"""``ConnectorComponent``: every object of a connector as children of one component."""
+"""``ConnectorComponent``: every object of a connector as children of one component, and its
+registration with the platform."""
 
 from __future__ import annotations
 
@@ -7,16 +8,20 @@ from typing import Any
 
 import pulumi
 
+from .admin_secret import read_admin_credentials
 from .args.base import validated
-from .args.connector import ConnectorArgs
-from .args.errors import InvalidArgumentsError
-from .children import create_children, retains
+from .args.connector_spec import ConnectorArgs
+from .children import retains
 from .connector_registration import create_registration, registration_route
-from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
-from .references import ClusterReader, NoCluster, ReferenceReader, ResolvedReferences, checksum_input, resolve_references
-from .render.connector import render_connector
+from .outputs import from_rendered
+from .reference_reader import ClusterReader, ReferenceReader
+from .references import ResolvedReferences, resolve_references
+from .registration import inputs
+from .render.connector import connector_optional_kinds, render_connector
+from .tokens import CONNECTOR
+from .workload_component import Parts, WorkloadComponent, labelled
 
-TYPE_TOKEN = "connectors:index:Connector"
+TYPE_TOKEN = CONNECTOR
 
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
@@ -24,15 +29,22 @@ def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> Co
     return validated(ConnectorArgs, args, path)
 
 
-class ConnectorComponent(pulumi.ComponentResource):
+def resolve_connector_references(args: ConnectorArgs, reader: ReferenceReader) -> ResolvedReferences:
+    """The connector's references, and its registration's administrator credentials when a
+    Secret holds them."""
+    resolved = resolve_references(args, reader)
+    credentials = args.registration.admin_credentials if args.registration is not None else None
+    if credentials is not None and credentials.secret_ref is not None:
+        resolved.admin_credentials = read_admin_credentials(credentials.secret_ref, args.namespace, reader)
+    return resolved
+
+
+class ConnectorComponent(WorkloadComponent):
     """A connector's Deployment, Service, ServiceAccount and optional PDB, ServiceMonitor,
     NetworkPolicy and Ingress, plus its one-time registration with the platform."""
 
     endpoint: pulumi.Output[str]
-    current_image: pulumi.Output[str]
-    config_checksum: pulumi.Output[str]
     registration: Any
-    children: dict[str, str]
 
     def __init__(
         self,
@@ -41,12 +53,13 @@ class ConnectorComponent(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         references: ResolvedReferences | None = None,
-        reference_reader: ReferenceReader | NoCluster | None = None,
+        reference_reader: ReferenceReader | None = None,
         kubeconfig: str | None = None,
         kube_context: str | None = None,
         label: str | None = None,
         secret_inputs: Collection[str] = (),
         registration_type: Callable[..., pulumi.CustomResource] | None = None,
+        route: str | pulumi.Output[str] | None = None,
     ) -> None:
         """``label`` is how messages name this connector (default ``connector "<name>"``).
 
@@ -54,7 +67,8 @@ class ConnectorComponent(pulumi.ComponentResource):
         connector's before creating any); otherwise they are read with ``reference_reader``, by
         default from the cluster that ``kubeconfig`` (a path or its content) and ``kube_context``
         name, else the ambient one, before anything is registered. The same cluster
-        configuration gives the credentials of the registration's API-server proxy route.
+        configuration gives the credentials of the registration's API-server proxy route;
+        ``route`` is that route when already decided (the program decides every connector's first).
 
         ``secret_inputs``: top-level arguments (snake_case) that held a secret somewhere inside
         (a caller in another language marks values, not fields, secret): the objects rendered
@@ -62,27 +76,18 @@ class ConnectorComponent(pulumi.ComponentResource):
         ``registration_type``: the resource the registration is (the component package serves
         its own, so that no Python dynamic provider is needed in other languages)."""
         label = label or f'connector "{name}"'
-        try:
-            validated = validate_args(args)
+        with labelled(label):
+            connector = validate_args(args)
+            reader = reference_reader or ClusterReader(kubeconfig, kube_context)
             if references is None:
-                references = resolve_references(validated, reference_reader or ClusterReader(kubeconfig, kube_context))
-            reg = validated.registration
-            route = registration_route(reg, kubeconfig, kube_context, label) if reg is not None else None
-        except InvalidArgumentsError as error:
-            raise error.about(label) from None
+                references = resolve_connector_references(connector, reader)
+            reg = connector.registration
+            if reg is not None and route is None:
+                route = registration_route(reg, kubeconfig, kube_context, label)
         super().__init__(TYPE_TOKEN, name, None, opts)
-
-        rendered = secret_if(
-            render_when_known(validated, render_connector, exclude={"registration"}),
-            bool(set(secret_inputs) - NOT_RENDERED),
-        )
-        checksum = checksum_input(references)
-        resources = create_children(self, name, rendered, checksum, validated.optional_kinds(), retains(opts))
-
-        self.endpoint = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.endpoint))
-        self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
-        self.config_checksum = pulumi.Output.from_input(checksum)
-        self.children = {kind: name for kind in resources}
+        parts = Parts(render_connector, connector_optional_kinds(connector), frozenset({"registration"}))
+        built = self.build(name, connector, parts, references, secret_inputs, opts)
+        self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
         self.registration = None
         if reg is not None and route is not None:
             self.registration = create_registration(
@@ -94,7 +99,7 @@ class ConnectorComponent(pulumi.ComponentResource):
                 references=references,
                 cluster=(kubeconfig, kube_context),
                 secret_inputs=secret_inputs,
-                depends_on=[resources["deployment"]],
+                depends_on=[built.resources["deployment"]],
                 label=label,
                 resource=registration_type,
                 retain_on_delete=retains(opts),
@@ -104,16 +109,7 @@ class ConnectorComponent(pulumi.ComponentResource):
 
     def output_values(self) -> dict[str, Any]:
         """The component's outputs by their Python names."""
-        outputs: dict[str, Any] = {
-            "endpoint": self.endpoint,
-            "current_image": self.current_image,
-            "config_checksum": self.config_checksum,
-            "children": self.children,
-        }
+        outputs: dict[str, Any] = {"endpoint": self.endpoint, **super().output_values()}
         if self.registration is not None:
-            outputs["registration"] = {
-                "uuid": self.registration.uuid,
-                "status": self.registration.status,
-                "registered_at": self.registration.registered_at,
-            }
+            outputs["registration"] = {o.python: getattr(self.registration, o.python) for o in inputs.OUTPUTS}
         return outputs

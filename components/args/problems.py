@@ -12,17 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import pulumi
 from pydantic import ValidationError
+
+from .sdk_values import engine_error_class, is_output
 
 MAX_KEY_IN_PATH = 63
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_./]*$")
 
 
-class InvalidArgumentsError(pulumi.RunError, ValueError):
+class InvalidArgumentsError(ValueError):
     """Raised before any resource is registered; its message lists every offending field.
 
-    A ``pulumi.RunError``, so the engine prints the message alone, without a traceback."""
+    Where the Pulumi SDK is loaded, also a ``pulumi.RunError``, so the engine prints the
+    message alone, without a traceback (``sdk_values.engine_error_class``)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> InvalidArgumentsError:
+        return super().__new__(engine_error_class(cls), *args, **kwargs)  # type: ignore[arg-type, return-value]
 
     def __init__(self, problems: Sequence[str], heading: str = "invalid connector arguments") -> None:
         self.problems = list(problems)
@@ -85,7 +90,7 @@ def kind_of(value: object) -> str:
         return f"a map of {len(value)} keys"
     if isinstance(value, (list, tuple)):
         return f"a list of {len(value)} items"
-    if isinstance(value, pulumi.Output):
+    if is_output(value):
         return "an Output"
     return f"a {type(value).__name__}"
 

@@ -13,9 +13,9 @@ from typing import Annotated
 from pydantic import Field
 
 from .base import EntryIdentity, Identity, Model
+from .blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
 from .fields import AbsolutePath, GracePeriod, ImageHost, ImagePath, ImageRepository, ImageTag
-from .spec import WorkloadSpec
-from .workload import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
+from .workload_spec import WorkloadSpec
 
 BOM_REGISTRY = "hub.omnitrustregistry.com"
 BOM_REPOSITORY = "ilm"
@@ -23,6 +23,7 @@ BOM_NAME = "proxy"
 BOM_TAG = "1.0.0"
 """The operator's bill of materials for the proxy (the same tag in its 2.18.0 and 2.19.0 bundles)."""
 
+DEFAULT_METRICS_PATH = "/metrics"
 TOKEN_ENV = "PROXY_CONFIG_TOKEN"
 SIGNING_KEY_ENV = "PROXY_TOKEN_SIGNING_KEY"
 RESERVED_ENV = (TOKEN_ENV, SIGNING_KEY_ENV)
@@ -57,7 +58,7 @@ class ProxyMetricsArgs(Model):
 
     enabled: bool
     """The proxy serves metrics."""
-    path: AbsolutePath = "/metrics"
+    path: AbsolutePath = DEFAULT_METRICS_PATH
     """The metrics path."""
     service_monitor: ServiceMonitorArgs | None = None
     """The ServiceMonitor, when enabled."""
@@ -76,18 +77,6 @@ class ProxySpec(WorkloadSpec):
     """The metrics endpoint and its ServiceMonitor."""
     pod_disruption_budget: PodDisruptionBudgetArgs | None = None
     """The PodDisruptionBudget, when enabled."""
-
-    def disruption_budget(self) -> PodDisruptionBudgetArgs | None:
-        return self.pod_disruption_budget
-
-    def scraping(self) -> ServiceMonitorArgs | None:
-        return self.metrics.service_monitor if self.metrics is not None and self.metrics.enabled else None
-
-    def metrics_path(self) -> str:
-        return self.metrics.path if self.metrics is not None else ProxyMetricsArgs.model_fields["path"].default
-
-    def config_token(self) -> ConfigTokenSecretRefArgs | None:
-        return self.config_token_secret_ref
 
 
 class ProxyArgs(ProxySpec, Identity):

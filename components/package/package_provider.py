@@ -19,16 +19,18 @@ import pulumi
 import pulumi.provider as provider
 from pydantic.alias_generators import to_snake
 
-from ..args.errors import InvalidArgumentsError
-from ..component import ConnectorComponent
+from ..args.problems import InvalidArgumentsError
+from ..connector_component import ConnectorComponent
 from ..outputs import camel_case_keys
 from ..proxy_component import ProxyComponent
-from ..references import ClusterReader, NoCluster, ReferenceReader
+from ..reference_reader import ClusterReader, NoCluster, ReferenceReader
+from ..tokens import CONNECTOR as CONNECTOR_TYPE
+from ..tokens import PROXY as PROXY_TYPE
 from . import VERSION
 from .models import PackageOptions
+from .package_registration import PackageRegistration
 from .provider_server import Unknown, resolved, serve, unknown_output
-from .registration import PackageRegistration
-from .schema import CONNECTOR_TYPE, PROXY_TYPE, package_schema
+from .schema import package_schema
 
 
 @dataclass
@@ -76,7 +78,7 @@ def package_options(values: dict[str, Any]) -> tuple[PackageOptions, dict[str, A
     return PackageOptions.model_validate(own), values
 
 
-def reader_for(options: PackageOptions) -> ReferenceReader | NoCluster:
+def reader_for(options: PackageOptions) -> ReferenceReader:
     if not options.read_references:
         return NoCluster()
     return ClusterReader(options.kubeconfig, options.kube_context)

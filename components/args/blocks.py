@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import pulumi
 from pydantic import AfterValidator, Field, model_validator
 
 from . import kube_schema
@@ -32,10 +31,7 @@ from .fields import (
     Positive,
 )
 from .kube_schema import conforms_to, each_conforms_to
-
-OptionalKind = Literal["pod_disruption_budget", "service_monitor", "network_policy", "ingress"]
-OPTIONAL_KINDS: tuple[OptionalKind, ...] = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
-"""The kinds a workload renders only when its arguments ask, in the order they are created."""
+from .sdk_values import is_custom_resource
 
 
 class ImageBase(Model):
@@ -149,7 +145,7 @@ class ConfigMapKeyArgs(Model):
 
 
 def _resource_or_none(value: Any) -> Any:
-    if value is not None and not isinstance(value, pulumi.CustomResource):
+    if value is not None and not is_custom_resource(value):
         raise ValueError("must be a Secret or ConfigMap resource of the program (Python only)")
     return value
 

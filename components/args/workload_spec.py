@@ -1,39 +1,30 @@
-"""``WorkloadSpec``: the fields and rules a connector's and a proxy's spec share, and what each
-kind answers the renderer and the references reader (which optional kinds it renders, what it
-references), so that neither needs to ask which kind it has."""
+"""``WorkloadSpec``: the fields and rules a connector's and a proxy's spec share. Each kind's
+own blocks (a connector's lifecycle and ingress, a proxy's token) are the kind's, and its
+renderer hands them to the shared builders: nothing here knows the kinds."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import model_validator
 
 from .base import Model
-from .fields import DNS_LABEL, AnnotationInputs, LabelInputs, NonNegative, QualifiedName
-from .workload import (
-    OPTIONAL_KINDS,
+from .blocks import (
     Affinity,
     ConfigMapRefArgs,
     Containers,
     EnvVarArgs,
     ImageBase,
     NetworkPolicyArgs,
-    OptionalKind,
-    PodDisruptionBudgetArgs,
     ProbesArgs,
     Resources,
     SecretRefArgs,
     SecurityContextArgs,
     ServiceAccountArgs,
-    ServiceMonitorArgs,
     Tolerations,
     VolumeArgs,
 )
-
-if TYPE_CHECKING:
-    from .connector import IngressArgs
-    from .proxy import ConfigTokenSecretRefArgs
-    from .registration import AdminSecretRefArgs
+from .fields import DNS_LABEL, AnnotationInputs, LabelInputs, NonNegative, QualifiedName
 
 
 class WorkloadSpec(Model):
@@ -75,40 +66,6 @@ class WorkloadSpec(Model):
     """Init containers, as in a pod spec."""
     sidecars: Containers = []
     """Further containers, as in a pod spec."""
-
-    def disruption_budget(self) -> PodDisruptionBudgetArgs | None:
-        """The PodDisruptionBudget block, wherever the kind keeps it."""
-        return None
-
-    def scraping(self) -> ServiceMonitorArgs | None:
-        """The ServiceMonitor block when the workload serves metrics, else None."""
-        return None
-
-    def metrics_path(self) -> str:
-        raise NotImplementedError
-
-    def ingress_args(self) -> IngressArgs | None:
-        return None
-
-    def config_token(self) -> ConfigTokenSecretRefArgs | None:
-        """The Secret a proxy's config token is in (its checksum covers it first)."""
-        return None
-
-    def admin_secret_ref(self) -> AdminSecretRefArgs | None:
-        """The Secret a connector's registration reads its administrator's credentials from."""
-        return None
-
-    def optional_kinds(self) -> tuple[OptionalKind, ...]:
-        """The optional kinds this workload renders, decided here once: the renderer and the
-        component both ask."""
-        pdb, monitor = self.disruption_budget(), self.scraping()
-        enabled = {
-            "pod_disruption_budget": pdb is not None and pdb.enabled,
-            "service_monitor": monitor is not None and monitor.enabled,
-            "network_policy": self.network_policy.enabled,
-            "ingress": self.ingress_args() is not None,
-        }
-        return tuple(kind for kind in OPTIONAL_KINDS if enabled[kind])
 
     @model_validator(mode="after")
     def _unique_names(self) -> WorkloadSpec:

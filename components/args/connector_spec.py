@@ -11,10 +11,10 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from .base import EntryIdentity, Identity, Model
+from .blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
 from .fields import AbsolutePath, Annotations, GracePeriod, IntOrPercent, Port, is_zero
-from .registration import AdminSecretRefArgs, RegistrationArgs
-from .spec import WorkloadSpec
-from .workload import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
+from .registration_spec import RegistrationArgs
+from .workload_spec import WorkloadSpec
 
 
 class ImageArgs(ImageBase):
@@ -123,22 +123,6 @@ class ConnectorSpec(WorkloadSpec):
     """An Ingress routing to the connector."""
     registration: RegistrationArgs | None = None
     """The connector's registration with the platform, done once."""
-
-    def disruption_budget(self) -> PodDisruptionBudgetArgs | None:
-        return self.lifecycle.pod_disruption_budget
-
-    def scraping(self) -> ServiceMonitorArgs | None:
-        return self.metrics.service_monitor if self.metrics.enabled else None
-
-    def metrics_path(self) -> str:
-        return self.metrics.path
-
-    def ingress_args(self) -> IngressArgs | None:
-        return self.ingress
-
-    def admin_secret_ref(self) -> AdminSecretRefArgs | None:
-        credentials = self.registration.admin_credentials if self.registration else None
-        return credentials.secret_ref if credentials else None
 
 
 class ConnectorArgs(ConnectorSpec, Identity):

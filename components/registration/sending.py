@@ -1,0 +1,151 @@
+"""An operation of the platform's API sent to a destination: its answer read within bounds,
+failed attempts retried, all within one deadline.
+
+Layered as httpx sends: ``send`` opens the client, ``_send_with_retries`` keeps the schedule,
+``_send_once`` makes one attempt and sorts what happened, ``_answer`` reads an answer.
+5xx, 429 and transport failures are retried on the schedule (waiting a ``Retry-After``
+instead when the platform sends one and it fits in the deadline); other 4xx, a TLS handshake
+that fails verification and anything wrong on this side fail at once. Nothing the platform
+sends on failure is read into a message.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpcore
+import httpx
+
+from . import errors
+from .answers import BadAnswer, parse_json, read_body
+from .deadline import Deadline, Expired
+from .destination import Destination
+from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
+from .http_client import open_client
+from .schedule import DEFAULT, RetryPolicy, retry_after
+from .transport import TlsFailure
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One call of the platform's API, and which answers it takes."""
+
+    method: str
+    path: str
+    body: Any = None
+    what: str = "registration"
+    """How messages name the operation."""
+    ok: tuple[int, ...] = (200,)
+    passed_through: tuple[int, ...] = ()
+    """Statuses returned to the caller, who decides (say 404 or 409); others fail with the status alone."""
+    unanswered: str = ""
+    """Added to the message when an attempt got no complete answer (what the platform may hold now)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    payload: Any
+    after_unanswered: bool = False
+    """An earlier attempt got no complete answer: the platform may have acted on it."""
+
+
+class _Retryable(Exception):
+    def __init__(self, reason: str, retry_after: float | None = None, unanswered: bool = False) -> None:
+        self.reason, self.retry_after, self.unanswered = reason, retry_after, unanswered
+
+
+@dataclass
+class _Attempts:
+    """What the attempts of one operation came to so far."""
+
+    count: int = 0
+    unanswered: bool = False
+    last: _Retryable | None = None
+
+
+@dataclass
+class Sender:
+    """Sends operations to one destination within the schedule's deadline (see the module)."""
+
+    destination: Destination
+    retry: RetryPolicy = DEFAULT
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    deadline: Deadline | None = None
+    """Shared by every call of one operation (a create's register, list and approve); else one per call."""
+
+    def send(self, operation: Operation) -> Answer:
+        deadline = self.deadline or Deadline(self.retry.deadline_seconds, self.clock)
+        with open_client(self.destination, deadline) as client:
+            return self._send_with_retries(client, operation, deadline)
+
+    def _send_with_retries(self, client: httpx.Client, operation: Operation, deadline: Deadline) -> Answer:
+        waits = iter(self.retry.delays())
+        attempts = _Attempts()
+        while True:
+            attempts.count += 1
+            try:
+                answer = self._send_once(client, operation)
+                return Answer(answer.status, answer.payload, attempts.unanswered)
+            except Expired as expired:
+                raise self._expired(operation, attempts, expired.sent) from None
+            except _Retryable as failure:
+                attempts.last, attempts.unanswered = failure, attempts.unanswered or failure.unanswered
+                wait = next(waits, None)
+                wait = failure.retry_after if failure.retry_after is not None and wait is not None else wait
+                if wait is None or wait > deadline.remaining():
+                    raise self._gave_up(operation, failure, attempts.count, attempts.unanswered) from None
+                self._wait(operation, wait)
+
+    def _wait(self, operation: Operation, seconds: float) -> None:
+        try:
+            self.sleep(seconds)
+        except KeyboardInterrupt:
+            raise RegistrationError(f"{operation.what} cancelled while waiting to retry") from None
+
+    def _expired(self, operation: Operation, attempts: _Attempts, sent: bool) -> RegistrationError:
+        """The deadline ended an attempt: after a failure retried, that failure is the news."""
+        unanswered = attempts.unanswered or sent
+        if attempts.last is not None:
+            return self._gave_up(operation, attempts.last, attempts.count - (not sent), unanswered)
+        hint = operation.unanswered if unanswered else ""
+        return RegistrationError(errors.no_answer(operation.what, self.retry.deadline_seconds, hint))
+
+    def _gave_up(self, operation: Operation, failure: _Retryable, attempts: int, unanswered: bool) -> RegistrationError:
+        hint = operation.unanswered if unanswered else ""
+        return RegistrationError(errors.gave_up(operation.what, failure.reason, attempts, self.retry.deadline_seconds, hint))
+
+    def _send_once(self, client: httpx.Client, operation: Operation) -> Answer:
+        what = operation.what
+        try:
+            url = self.destination.at(operation.path)
+            with client.stream(operation.method, url, json=operation.body) as response:
+                return self._answer(response, operation)
+        except BadAnswer as problem:
+            raise RegistrationError(f"{what} failed: {problem}") from None
+        except TlsFailure:
+            raise RegistrationError(f"{what} failed: {TLS_FAILURE}") from None
+        except (httpcore.LocalProtocolError, httpcore.UnsupportedProtocol, httpx.InvalidURL, UnicodeError, ValueError):
+            raise RegistrationError(f"{what} failed: the request could not be sent (a header or the URL is not valid)") from None
+        except httpcore.ProxyError:
+            raise RegistrationError(f"{what} failed: the HTTP proxy of the environment refused the connection") from None
+        except (httpcore.TimeoutException, httpcore.NetworkError, httpcore.ProtocolError, httpx.TransportError) as error:
+            sent = not isinstance(error, (httpcore.ConnectError, httpcore.ConnectTimeout, httpx.ConnectError))
+            raise _Retryable(TRANSPORT_FAILURE, unanswered=sent) from None
+
+    def _answer(self, response: httpx.Response, operation: Operation) -> Answer:
+        status, what = response.status_code, operation.what
+        if status >= 500 or status == 429:
+            raise _Retryable(f"status {status}", retry_after(response.headers.get("retry-after"), time.time()))
+        if status in operation.passed_through:
+            return Answer(status, None)
+        if status in (401, 403):
+            raise RegistrationError(f"{what} failed with status {status}{self.destination.refusal_suffix}", status)
+        if status not in operation.ok:
+            raise RegistrationError(f"{what} failed with status {status}", status)
+        body = read_body(response.iter_raw(), response.headers.get("content-encoding", ""))
+        return Answer(status, parse_json(body))

@@ -1,0 +1,177 @@
+"""The HTTP transport to the platform: httpx's transport on an httpcore pool whose network
+backend bounds every connect, TLS handshake, write and read by the operation's deadline.
+
+httpx's timeouts apply to each socket operation alone, so an answer that trickles a byte a
+second, or headers that never end, would keep a run reading for as long as the platform likes.
+Here each operation waits at most the time left (``deadline``), and a TLS handshake refused by
+verification raises ``TlsFailure``, this module's own exception.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import socket
+import ssl
+import threading
+import urllib.request
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import httpcore
+import httpx
+
+from .deadline import Deadline, Expired
+from .rules import is_loopback
+
+
+class TlsFailure(Exception):
+    """The platform's certificate (or ours) was refused in the TLS handshake."""
+
+
+def resolve(host: str, port: int, deadline: Deadline, timeout: float | None = None) -> list[str]:
+    """The addresses ``host`` resolves to, waited for at most the attempt's ``timeout`` within
+    the deadline: the system's resolver has timeouts of its own (seconds per name server, per
+    attempt) that no socket timeout bounds, so it runs in a thread of its own, left to finish
+    on its own if late."""
+    found: queue.Queue[list[Any] | None] = queue.Queue(maxsize=1)
+
+    def lookup() -> None:
+        infos = None
+        with contextlib.suppress(Exception):  # any failure of the lookup: "did not resolve"
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found.put(infos)
+
+    threading.Thread(target=lookup, name="platform-address-lookup", daemon=True).start()
+    wait = deadline.bound(timeout, sent=False)
+    try:
+        infos = found.get(timeout=wait)
+    except queue.Empty:
+        if deadline.remaining() <= 0:
+            raise Expired(sent=False) from None
+        raise httpcore.ConnectTimeout("the platform's host name did not resolve in time") from None
+    if infos is None:
+        raise httpcore.ConnectError("the platform's host name did not resolve")
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
+
+
+class _Stream(httpcore.NetworkStream):
+    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline) -> None:
+        self._stream, self._deadline = stream, deadline
+
+    def _expired_instead(self, error: Exception, sent: bool = True) -> Exception:
+        return Expired(sent) if self._deadline.remaining() <= 0 else error
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        try:
+            return self._stream.read(max_bytes, self._deadline.bound(timeout))
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error) from None
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        try:
+            self._stream.write(buffer, self._deadline.bound(timeout))
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error) from None
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        try:
+            bound = self._deadline.bound(timeout, sent=False)
+            return _Stream(self._stream.start_tls(ssl_context, server_hostname, bound), self._deadline)
+        except httpcore.TimeoutException as error:
+            raise self._expired_instead(error, sent=False) from None
+        except httpcore.ConnectError as error:
+            if isinstance(error.__cause__, ssl.SSLCertVerificationError):
+                raise TlsFailure from None
+            raise  # a handshake cut short (a reset, an EOF) is a transport failure, retried
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._stream.get_extra_info(info)
+
+
+class _Backend(httpcore.NetworkBackend):
+    def __init__(self, deadline: Deadline) -> None:
+        self._backend, self._deadline = httpcore.SyncBackend(), deadline
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        """Each address the name resolves to in turn, the lookup and each address bounded by the
+        time left (a plain ``create_connection`` would give every address the whole timeout)."""
+        addresses = resolve(host, port, self._deadline, timeout)
+        failure: Exception = httpcore.ConnectError("no address")
+        for address in addresses:
+            try:
+                bound = self._deadline.bound(timeout, sent=False)
+                stream = self._backend.connect_tcp(address, port, bound, local_address, socket_options)
+                return _Stream(stream, self._deadline)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
+                failure = error
+            if self._deadline.remaining() <= 0:
+                raise Expired(sent=False)
+        raise failure
+
+    def sleep(self, seconds: float) -> None:
+        self._backend.sleep(seconds)
+
+
+class _Body(httpx.SyncByteStream):
+    def __init__(self, response: httpcore.Response) -> None:
+        self._response = response
+
+    def __iter__(self) -> Iterator[bytes]:
+        stream = self._response.stream
+        assert isinstance(stream, Iterable)  # a sync pool's responses stream synchronously
+        yield from stream
+
+    def close(self) -> None:
+        self._response.close()
+
+
+class DeadlineTransport(httpx.BaseTransport):
+    """httpx's transport, on a pool whose sockets keep ``deadline``; the proxy settings of the
+    environment (``HTTPS_PROXY``, ``NO_PROXY``...) are honoured as httpx honours them."""
+
+    def __init__(self, deadline: Deadline, ssl_context: ssl.SSLContext, proxy: httpx.URL | None) -> None:
+        backend = _Backend(deadline)
+        self._pool: httpcore.ConnectionPool
+        if proxy is None:
+            self._pool = httpcore.ConnectionPool(ssl_context=ssl_context, network_backend=backend)
+        else:
+            auth = (proxy.username, proxy.password) if proxy.username else None
+            url = httpcore.URL(scheme=proxy.raw_scheme, host=proxy.raw_host, port=proxy.port, target=b"/")
+            self._pool = httpcore.HTTPProxy(proxy_url=url, proxy_auth=auth, ssl_context=ssl_context, network_backend=backend)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
+            headers=request.headers.raw,
+            content=request.stream,  # type: ignore[arg-type]
+            extensions=request.extensions,
+        )
+        response = self._pool.handle_request(core)
+        return httpx.Response(response.status, headers=response.headers, stream=_Body(response), extensions=response.extensions)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def proxy_for(url: str) -> httpx.URL | None:
+    """The proxy the environment sets for ``url`` (never for a loopback host)."""
+    parts = httpx.URL(url)
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    if not proxy or is_loopback(parts.host) or urllib.request.proxy_bypass(parts.host):
+        return None
+    return httpx.URL(proxy if "://" in proxy else f"http://{proxy}")
