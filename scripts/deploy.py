@@ -19,7 +19,7 @@ builds; with the operations and flags of the ``pulumi`` command:
 
 Every operation also takes ``--work-dir`` (the project folder), ``--secrets-provider`` (a new
 stack's), ``--skip-checkpoints`` (see docs/performance.md) and ``--report FILE`` (the result as
-JSON); ``--help`` lists them all.
+JSON, ``runs.RunReport``); ``--help`` lists them all.
 
 State goes to ``PULUMI_BACKEND_URL`` when set (any backend Pulumi supports), else to
 ``.pulumi-state/`` in the project (ignored by git) once it holds state, else to the backend the
@@ -32,17 +32,15 @@ Stack config is read from ``<work-dir>/stacks/Pulumi.<stack>.yaml``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import sys
 import time
-from typing import Any
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-OPERATIONS = ["preview", "up", "refresh", "destroy", "urns", "cancel", "render", "status"]
+from scripts.runs import OPERATIONS, RunOptions, RunReport  # noqa: E402
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -111,50 +109,46 @@ def shard_of(parser: argparse.ArgumentParser, text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def main(argv: list[str] | None = None) -> int:
-    options = arguments(argv)
-    if options.stacks:
-        from scripts.fleet import matching_stacks, run_fleet
+def run_options(parsed: argparse.Namespace) -> RunOptions:
+    """What one stack's run is asked, from the flags (the fleet's own flags left out)."""
+    fields = {name: getattr(parsed, name) for name in RunOptions.__dataclass_fields__}
+    return RunOptions(**{**fields, "target": tuple(parsed.target), "replace": tuple(parsed.replace)})
 
-        work_dir = pathlib.Path(options.work_dir).resolve()
-        stacks = matching_stacks(work_dir, options.stacks, options.shard)
-        if not stacks and options.shard and matching_stacks(work_dir, options.stacks):
-            print(f"shard {options.shard[0]}/{options.shard[1]}: no stack of {options.stacks!r} falls to it")
-            return 0
-        if not stacks:
-            print(f"no stack in {work_dir / 'stacks'} matches {options.stacks!r}", file=sys.stderr)
-            return 2
-        extra = ["--diff"] * options.diff + [f"--target={t}" for t in options.target]
-        extra += [f"--replace={r}" for r in options.replace]
-        extra += [f"--secrets-provider={options.secrets_provider}"] if options.secrets_provider else []
-        extra += ["--skip-checkpoints"] if options.skip_checkpoints else []
-        extra += [f"--engine-parallel={options.engine_parallel}"] if options.engine_parallel else []
-        extra += ["--refresh"] if options.refresh else []
-        extra += ["--clear-pending-creates"] if options.clear_pending_creates else []
-        return run_fleet(options.operation, stacks, options.parallel, work_dir, extra)
+
+def run_stack(options: RunOptions) -> tuple[int, RunReport]:
+    """One operation on one stack, in this process: its exit code and its report."""
     started = time.monotonic()
-    report: dict[str, Any] = {"stack": options.stack, "operation": options.operation, "result": "failed", "changes": {}}
-    registrations: list[str] = []
+    report = RunReport(options.stack, options.operation)
     try:
-        code = run(options, report, registrations)
+        if options.operation in ("render", "status"):
+            from scripts.render_stack import render
+            from scripts.stack_status import status
+
+            code = (render if options.operation == "render" else status)(options)
+            report.result = "succeeded" if code == 0 else "failed"
+        else:
+            from scripts.stack_run import run
+
+            code = run(options, report)
     finally:
-        report.update(duration=round(time.monotonic() - started, 3), registrations=len(registrations))
-        if options.report:
-            pathlib.Path(options.report).write_text(json.dumps(report))
+        report.duration = round(time.monotonic() - started, 3)
+    return code, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parsed = arguments(argv)
+    options = run_options(parsed)
+    if parsed.stacks:
+        from scripts.fleet import run_matching
+
+        return run_matching(options, parsed.stacks, parsed.parallel, parsed.shard)
+    code, report = 1, RunReport(options.stack, options.operation)
+    try:
+        code, report = run_stack(options)
+    finally:
+        if parsed.report:
+            report.write(parsed.report)
     return code
-
-
-def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
-    if options.operation in ("render", "status"):
-        from scripts.render_stack import render
-        from scripts.stack_status import status
-
-        code = (render if options.operation == "render" else status)(options)
-        report["result"] = "succeeded" if code == 0 else "failed"
-        return code
-    from scripts.stack_run import run as run_operation
-
-    return run_operation(options, report, registrations)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Many stacks at once: ``deploy.py <operation> --stacks PATTERN --parallel N``.
 
-Each stack runs in a process of its own (``deploy.py <operation> --stack S --report FILE``)
-against the same state backend (``PULUMI_BACKEND_URL``, or as ``deploy.py`` chooses it): a
+Each stack runs in a process of its own (``stack_worker.py``: the run's ``RunOptions`` in, its
+``RunReport`` out) against the same state backend (``PULUMI_BACKEND_URL``, or as ``deploy.py`` chooses it): a
 failure in one stack never stops the others, and the backend's per-stack lock keeps two runs
 off one stack. Progress is printed
 as stacks start and end; at the end a table (stack, result, changes, duration, registrations)
@@ -13,7 +13,6 @@ the stacks not started yet are not run.
 from __future__ import annotations
 
 import fnmatch
-import json
 import pathlib
 import signal
 import subprocess
@@ -22,29 +21,29 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-DEPLOY = pathlib.Path(__file__).resolve().parent / "deploy.py"
+from components.stack_files import STACKS_FOLDER, stack_names
+from scripts.runs import RunOptions, RunReport
+
+WORKER = pathlib.Path(__file__).resolve().parent / "stack_worker.py"
 TAIL_LINES = 25
 
 
 @dataclass
 class StackRun:
-    stack: str
-    result: str = "not run"
-    changes: dict[str, int] = field(default_factory=dict)
-    duration: float = 0.0
-    registrations: int = 0
+    """A stack's run as the fleet saw it: its report, and the end of its output when it failed."""
+
+    report: RunReport
     error: str = ""
 
 
 def matching_stacks(work_dir: pathlib.Path, pattern: str, shard: tuple[int, int] | None = None) -> list[str]:
-    """The stacks whose config file ``stacks/Pulumi.<name>.yaml`` matches ``pattern`` (a shell
-    pattern), in name order; with ``shard`` (K, N), every N-th of them from the K-th: N runners
-    given 1/N .. N/N split the stacks between them, each stack to exactly one."""
-    names = (p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (work_dir / "stacks").glob("Pulumi.*.yaml"))
-    found = sorted(name for name in names if fnmatch.fnmatchcase(name, pattern))
+    """The stacks whose settings file matches ``pattern`` (a shell pattern), in name order;
+    with ``shard`` (K, N), every N-th of them from the K-th: N runners given 1/N .. N/N split
+    the stacks between them, each stack to exactly one."""
+    found = [name for name in stack_names(work_dir) if fnmatch.fnmatchcase(name, pattern)]
     if shard is None:
         return found
     k, n = shard
@@ -56,23 +55,29 @@ def changes_text(changes: dict[str, int]) -> str:
 
 
 class Workers:
-    """The running stacks' processes: a SIGTERM or Ctrl-C to the fleet reaches each as a SIGTERM
-    (each cancels its engine gracefully), and no new stack starts after it."""
+    """One fleet run's stack processes: a SIGTERM or Ctrl-C to the fleet reaches each as a
+    SIGTERM (each cancels its engine gracefully), and no new stack starts after it."""
 
     def __init__(self) -> None:
         self.running: set[subprocess.Popen[bytes]] = set()
         self.stopped = False
         self.lock = threading.Lock()
 
-    def start(self, command: list[str], out: Any) -> subprocess.Popen[bytes] | None:
+    def start(self, command: list[str], given: str, out: Any) -> subprocess.Popen[bytes] | None:
+        """``command`` started with ``given`` on its standard input, its output to ``out``."""
         with self.lock:
             if self.stopped:
                 return None
             # A session of its own: a terminal's Ctrl-C reaches the fleet alone, which passes one
             # SIGTERM on (a second signal would make a stack kill its engine outright).
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            process = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
             self.running.add(process)
-            return process
+        assert process.stdin is not None
+        process.stdin.write(given.encode())
+        process.stdin.close()
+        return process
 
     def done(self, process: subprocess.Popen[bytes]) -> None:
         with self.lock:
@@ -85,34 +90,30 @@ class Workers:
                 process.send_signal(signal.SIGTERM)
 
 
-WORKERS = Workers()
-
-
-def run_one(operation: str, stack: str, work_dir: pathlib.Path, log_dir: pathlib.Path, extra: list[str]) -> StackRun:
-    report, log = log_dir / f"{stack}.json", log_dir / f"{stack}.log"
-    command = [sys.executable, str(DEPLOY), operation, "--stack", stack, "--work-dir", str(work_dir), "--report", str(report)]
+def run_one(options: RunOptions, log_dir: pathlib.Path, workers: Workers) -> StackRun:
+    """``options`` (one stack's) in a worker process; its report, or a failed one."""
+    report_path, log = log_dir / f"{options.stack}.json", log_dir / f"{options.stack}.log"
     start = time.monotonic()
     with open(log, "w") as out:
-        process = WORKERS.start([*command, *extra], out)
+        process = workers.start([sys.executable, str(WORKER), str(report_path)], options.to_json(), out)
         if process is None:
-            return StackRun(stack, result="not run")
+            return StackRun(RunReport(options.stack, options.operation, result="not run"))
         code = process.wait()
-        WORKERS.done(process)
-    run = StackRun(stack, duration=time.monotonic() - start)
-    if report.exists():
-        data: dict[str, Any] = json.loads(report.read_text())
-        run.result, run.changes, run.registrations = data["result"], data["changes"], data["registrations"]
-    else:
-        run.result = "failed"
+        workers.done(process)
+    report = RunReport.read(report_path) if report_path.exists() else RunReport(options.stack, options.operation)
+    report.duration = time.monotonic() - start
+    run = StackRun(report)
     if code != 0:
-        run.result = "failed"
+        report.result = "failed"
         run.error = "\n".join(log.read_text().splitlines()[-TAIL_LINES:])
     return run
 
 
-def run_fleet(operation: str, stacks: list[str], parallel: int, work_dir: pathlib.Path, extra: list[str]) -> int:
+def run_fleet(options: RunOptions, stacks: list[str], parallel: int) -> int:
+    """``options`` on every stack of ``stacks``, ``parallel`` at a time (see the module)."""
     lock = threading.Lock()
     done: list[StackRun] = []
+    workers = Workers()
     started = time.monotonic()
 
     def say(line: str) -> None:
@@ -120,30 +121,45 @@ def run_fleet(operation: str, stacks: list[str], parallel: int, work_dir: pathli
             print(line, flush=True)
 
     def one(stack: str) -> StackRun:
-        say(f"[{len(done)}/{len(stacks)} done] {stack}: {operation} started")
-        run = run_one(operation, stack, work_dir, log_dir, extra)
+        say(f"[{len(done)}/{len(stacks)} done] {stack}: {options.operation} started")
+        run = run_one(options.for_stack(stack), log_dir, workers)
         with lock:
             done.append(run)
-        say(f"[{len(done)}/{len(stacks)} done] {stack}: {run.result} in {run.duration:.1f} s ({changes_text(run.changes)})")
+        report = run.report
+        changes = changes_text(report.changes)
+        say(f"[{len(done)}/{len(stacks)} done] {stack}: {report.result} in {report.duration:.1f} s ({changes})")
         if run.error:
             say("\n".join(f"    {stack} | {line}" for line in run.error.splitlines()))
         return run
 
-    previous = {sig: signal.signal(sig, WORKERS.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    previous = {sig: signal.signal(sig, workers.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
         with tempfile.TemporaryDirectory(prefix="fleet-") as folder:
             log_dir = pathlib.Path(folder)
-            say(f"{operation} on {len(stacks)} stacks, {parallel} at a time")
+            say(f"{options.operation} on {len(stacks)} stacks, {parallel} at a time")
             with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
                 runs = list(pool.map(one, stacks))
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    print_summary(runs, time.monotonic() - started, parallel)
-    return 0 if all(r.result == "succeeded" for r in runs) else 1
+    print_summary([run.report for run in runs], time.monotonic() - started, parallel)
+    return 0 if all(run.report.succeeded() for run in runs) else 1
 
 
-def print_summary(runs: list[StackRun], elapsed: float, parallel: int) -> None:
+def run_matching(options: RunOptions, pattern: str, parallel: int, shard: tuple[int, int] | None) -> int:
+    """The fleet over the stacks matching ``pattern`` (and falling to ``shard``)."""
+    work_dir = pathlib.Path(options.work_dir).resolve()
+    stacks = matching_stacks(work_dir, pattern, shard)
+    if not stacks and shard and matching_stacks(work_dir, pattern):
+        print(f"shard {shard[0]}/{shard[1]}: no stack of {pattern!r} falls to it")
+        return 0
+    if not stacks:
+        print(f"no stack in {work_dir / STACKS_FOLDER} matches {pattern!r}", file=sys.stderr)
+        return 2
+    return run_fleet(options, stacks, parallel)
+
+
+def print_summary(runs: list[RunReport], elapsed: float, parallel: int) -> None:
     rows = [("stack", "result", "changes", "duration", "registrations")]
     rows += [(r.stack, r.result, changes_text(r.changes), f"{r.duration:.1f} s", str(r.registrations)) for r in runs]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]

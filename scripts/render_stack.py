@@ -9,7 +9,7 @@ folder, thrown away afterwards: the files are the ones render mode writes, by co
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import os
 import pathlib
 import shutil
@@ -17,28 +17,30 @@ import tempfile
 
 import yaml
 
+from components.stack_files import stack_file
+from scripts.runs import RunOptions, RunReport
+from scripts.stack_run import passphrase, run
 
-def render(options: argparse.Namespace) -> int:
-    from scripts.stack_run import passphrase, run
 
+def render(options: RunOptions) -> int:
     source = pathlib.Path(options.work_dir).resolve()
-    settings = source / "stacks" / f"Pulumi.{options.stack}.yaml"
+    settings = stack_file(source, options.stack)
     if not settings.exists():
         print(f"deploy.py: no stack file {settings}", flush=True)
         return 2
-    out = pathlib.Path(options.out).resolve()
+    out = pathlib.Path(options.out or "").resolve()
     if out.exists() and any(out.iterdir()):
         print(f"deploy.py: {out} is not empty: render writes into an empty folder (no stale manifest stays)", flush=True)
         return 2
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="render-") as folder:
         work = pathlib.Path(folder) / "project"
-        (work / "stacks").mkdir(parents=True)
+        stack_file(work, options.stack).parent.mkdir(parents=True)
         shutil.copy(source / "Pulumi.yaml", work / "Pulumi.yaml")
         document = yaml.safe_load(settings.read_text()) or {}
         config = document.setdefault("config", {})
         config.update({"connectors:renderDirectory": str(out), "connectors:renderOnly": "true"})
-        (work / "stacks" / settings.name).write_text(yaml.safe_dump(document, sort_keys=False))
+        stack_file(work, options.stack).write_text(yaml.safe_dump(document, sort_keys=False))
         given = os.environ.get("PULUMI_BACKEND_URL")
         os.environ["PULUMI_BACKEND_URL"] = f"file://{pathlib.Path(folder) / 'state'}"
         # Only decrypting here (the throwaway state keeps nothing): the user's passphrase, or the
@@ -48,8 +50,8 @@ def render(options: argparse.Namespace) -> int:
             os.environ["PULUMI_CONFIG_PASSPHRASE"] = secret
         (pathlib.Path(folder) / "state").mkdir()
         try:
-            copy = argparse.Namespace(**{**vars(options), "operation": "up", "work_dir": str(work), "skip_checkpoints": True})
-            code = run(copy, {"changes": {}}, [])
+            copy = dataclasses.replace(options, operation="up", work_dir=str(work), skip_checkpoints=True)
+            code = run(copy, RunReport(options.stack, "up"))
         finally:
             os.chdir(source)
             if given is None:

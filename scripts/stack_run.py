@@ -4,7 +4,6 @@ engine the graceful way (``interrupts``)."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import pathlib
 import sys
@@ -12,9 +11,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from pulumi import automation as auto
+
+from components.program import connectors_program
+from components.registration.resource import TYPE_TOKEN as REGISTRATION
+from components.stack_files import stack_file
+from scripts.engine_tools import ToolsUnavailable, engine_env
+from scripts.interrupts import graceful_interrupts
+from scripts.pulumi_cli import find_cli, logged_in_backend
+from scripts.runs import CREATING, RunOptions, RunReport
+from scripts.sdk_inline_server import report_run_errors_once
 
 LOCAL_PASSPHRASE = "local-dev-only"
-CREATING = ("preview", "up", "refresh", "destroy")
 
 
 class SettingsError(RuntimeError):
@@ -38,8 +46,6 @@ def state_backend(work_dir: pathlib.Path, cli: Any) -> tuple[str, str]:
     password): ``PULUMI_BACKEND_URL``; else ``.pulumi-state/`` once it holds state (a login
     made later moves no stack); else the backend the user's own CLI is logged in to (the
     built CLI has no login); else ``.pulumi-state/``."""
-    from scripts.pulumi_cli import logged_in_backend
-
     folder = local_state(work_dir)
     local = f"file://{folder}", ".pulumi-state/ in the project"
     if os.environ.get("PULUMI_BACKEND_URL"):
@@ -58,7 +64,7 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
     given = os.environ.get("PULUMI_CONFIG_PASSPHRASE")
     if given is not None:
         return given
-    settings = work_dir / "stacks" / f"Pulumi.{stack}.yaml"
+    settings = stack_file(work_dir, stack)
     document = (yaml.safe_load(settings.read_text()) or {}) if settings.exists() else {}
     service = backend.startswith(("https://", "http://")) and "encryptionsalt" not in document
     provider = secrets_provider or document.get("secretsprovider") or ("default" if service else "passphrase")
@@ -74,15 +80,8 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
     return LOCAL_PASSPHRASE
 
 
-def open_stack(options: argparse.Namespace) -> Any:
+def open_stack(options: RunOptions) -> Any:
     """The stack, created or selected, with the engine's environment set on this process."""
-    from pulumi import automation as auto
-
-    from components.program import connectors_program
-    from scripts.engine_tools import engine_env
-    from scripts.pulumi_cli import find_cli
-    from scripts.sdk_inline_server import report_run_errors_once
-
     work_dir = pathlib.Path(options.work_dir).resolve()
     cli = find_cli()
     backend, where = state_backend(work_dir, cli)
@@ -119,39 +118,38 @@ class Run:
     """One operation on one stack: what it was asked, and what it reports."""
 
     stack: Any
-    options: argparse.Namespace
-    report: dict[str, Any]
-    registrations: list[str]
+    options: RunOptions
+    report: RunReport
 
     def engine_options(self) -> dict[str, Any]:
-        given = {"target": self.options.target or None, "on_output": print, "on_error": print}
+        given = {"target": list(self.options.target) or None, "on_output": print, "on_error": print}
         return given | ({"parallel": self.options.engine_parallel} if self.options.engine_parallel else {})
 
     def count_registrations(self, event: Any) -> None:
         """A registration created in this run (created, or created anew by a replace)."""
-        from pulumi import automation as auto
-
         outputs = event.res_outputs_event
-        from components.registration.resource import TYPE_TOKEN
-
-        if outputs is not None and outputs.metadata.type == TYPE_TOKEN:
+        if outputs is not None and outputs.metadata.type == REGISTRATION:
             if outputs.metadata.op in (auto.OpType.CREATE, auto.OpType.CREATE_REPLACEMENT):
-                self.registrations.append(outputs.metadata.urn)
+                self.report.registrations += 1
 
     def preview(self) -> None:
-        options = {"diff": self.options.diff, "replace": self.options.replace or None, "refresh": self.options.refresh or None}
+        options = {
+            "diff": self.options.diff,
+            "replace": list(self.options.replace) or None,
+            "refresh": self.options.refresh or None,
+        }
         preview = self.stack.preview(**options, **self.engine_options())
-        self.report["changes"] = without_same(preview.change_summary)
+        self.report.changes = without_same(preview.change_summary)
 
     def up(self) -> None:
         result = self.stack.up(
             on_event=self.count_registrations,
             diff=self.options.diff,
-            replace=self.options.replace or None,
+            replace=list(self.options.replace) or None,
             refresh=self.options.refresh or None,
             **self.engine_options(),
         )
-        self.report["changes"] = without_same(result.summary.resource_changes)
+        self.report.changes = without_same(result.summary.resource_changes)
         for key, value in result.outputs.items():
             print(f"{key}: {'[secret]' if value.secret else value.value}")
 
@@ -171,12 +169,8 @@ class Run:
             print(resource["urn"])
 
 
-def run(options: argparse.Namespace, report: dict[str, Any], registrations: list[str]) -> int:
-    from pulumi import automation as auto
-
-    from scripts.engine_tools import ToolsUnavailable
-    from scripts.interrupts import graceful_interrupts
-
+def run(options: RunOptions, report: RunReport) -> int:
+    """The operation through the engine; what it did goes into ``report``."""
     try:
         stack = open_stack(options)
     except ToolsUnavailable as error:
@@ -188,13 +182,13 @@ def run(options: argparse.Namespace, report: dict[str, Any], registrations: list
     except auto.CommandError as error:  # the CLI said why (a wrong passphrase, a backend down): that line, no traceback
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
         return 1
-    operation = Run(stack, options, report, registrations)
+    operation = Run(stack, options, report)
     with graceful_interrupts() as interrupted:
         try:
             getattr(operation, options.operation)()
         except auto.CommandError:
             return interrupted.exit_code or 1
-    report["result"] = "succeeded"
+    report.result = "succeeded"
     return 0
 
 

@@ -6,14 +6,17 @@ when admin credentials are configured. Read-only: nothing changes the state or t
 
 from __future__ import annotations
 
-import argparse
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
+from pulumi import automation as auto
 
-COMPONENTS = {"connectors:index:Connector": "connector", "connectors:index:Proxy": "proxy"}
+from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
+from components.tokens import COMPONENTS
+from scripts.runs import RunOptions
+from scripts.stack_run import cli_error, open_stack
+
 REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
 """The Python program's registrations (this command runs the Python program's stacks)."""
 
@@ -99,19 +102,12 @@ def platform_status(registration: dict[str, Any]) -> str:
     return record.status if record is not None else "not on the platform"
 
 
-def status(options: argparse.Namespace) -> int:
-    from pulumi import automation as auto
-
-    from scripts.stack_run import open_stack
-
-    options.operation = "status"
+def status(options: RunOptions) -> int:
     try:
         stack = open_stack(options)
         resources = stack.export_stack().deployment.get("resources", [])
         config = {key: value.value for key, value in stack.get_all_config().items()}
     except auto.CommandError as error:
-        from scripts.stack_run import cli_error
-
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
         return 1
     rows, deployments = rows_of(resources)

@@ -4,6 +4,8 @@ function outgrows the size the developers' guide allows (CONTRIBUTING.md, "Layou
 from __future__ import annotations
 
 import ast
+import collections
+import json
 import pathlib
 import subprocess
 import sys
@@ -70,10 +72,41 @@ def test_a_wing_imports_only_itself_and_what_it_may(wing):
     assert wrong == {}
 
 
-def test_the_registration_wing_imports_neither_pydantic_nor_kubernetes_objects():
-    for path in modules(COMPONENTS / "registration"):
-        heavy = {name for name in all_imports(path) if name.split(".")[0] in ("pydantic", "pulumi_kubernetes")}
-        assert heavy == set(), path
+HEAVY = {
+    # wing: what none of its modules may load, directly or through anything it imports
+    "args": {"pulumi", "pulumi_kubernetes", "httpx", "httpcore"},
+    "render": {"pulumi", "pulumi_kubernetes", "httpx", "httpcore"},
+    "registration": {"pydantic", "pulumi_kubernetes"},
+}
+
+
+def module_name(path: pathlib.Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+@pytest.mark.parametrize(
+    ("wing", "module"),
+    [(wing, module_name(path)) for wing in sorted(HEAVY) for path in modules(COMPONENTS / wing)],
+    ids=lambda value: value,
+)
+def test_no_module_of_a_wing_loads_what_the_wing_must_not(wing, module):
+    """In a fresh interpreter, so that what an import loads on the way is seen too."""
+    probe = f"import importlib, json, sys; importlib.import_module({module!r}); print(json.dumps(sorted(sys.modules)))"
+    loaded = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    assert sorted(HEAVY[wing] & {name.split(".")[0] for name in loaded}) == []
+
+
+def test_the_probe_sees_a_heavy_import():
+    """The check above can fail: a module of the glue loads the SDK."""
+    probe = "import importlib, sys; importlib.import_module('components.connector_component'); print('pulumi' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip() == "True"
+
+
+def test_no_two_modules_share_a_stem():
+    """A name says one thing: ``registration`` is the wing, not also a model, a resource and a glue module."""
+    stems = collections.Counter(p.stem for p in modules(COMPONENTS) if p.stem not in ("__init__", "__main__"))
+    stems.update(p.name for p in COMPONENTS.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    assert [stem for stem, count in stems.items() if count > 1] == []
 
 
 @pytest.mark.parametrize("path", modules(COMPONENTS, ROOT / "scripts"), ids=lambda p: str(p.relative_to(ROOT)))

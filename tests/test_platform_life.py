@@ -111,6 +111,20 @@ def test_a_change_the_platform_must_know_is_one_put_on_the_same_uuid(double):
     assert double.count(*REGISTER) == 1 and double.count("PUT", "/v2/connectors/{uuid}") == 1
 
 
+@pytest.mark.parametrize("missing", ["auth_attributes", "custom_attributes"])
+def test_an_old_state_without_an_input_announces_and_sends_no_edit_for_it(double, capsys, missing):
+    """State written before an input existed holds no key for it: its default is what it held.
+    diff and update compare alike (before, diff saw no change and update sent a PUT)."""
+    provider = RegistrationProvider()
+    outs = provider.create(props(double, admin_credentials=ADMIN)).outs
+    olds = {k: v for k, v in outs.items() if k != missing}
+    news = props(double, admin_credentials=ADMIN)
+    assert not provider.diff(outs["uuid"], olds, news).changes
+    assert "changed" not in capsys.readouterr().err
+    provider.update(outs["uuid"], olds, news)
+    assert double.count("PUT", "/v2/connectors/{uuid}") == 0
+
+
 def test_a_change_without_admin_credentials_touches_nothing_and_warns(double, capsys):
     provider = RegistrationProvider()
     olds = provider.create(props(double)).outs
