@@ -1,17 +1,20 @@
 from __future__ import annotations
 
-import os
 import pathlib
 import re
-from collections.abc import Iterator
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 import yaml
 
+from . import engine_stacks, yaml_stacks
+from .engine_stacks import EngineStack
 from .platform_double import PlatformDouble, platform_double
+from .skipping import ROOT, unavailable
+from .yaml_stacks import YamlStack
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+__all__ = ["ROOT", "unavailable"]
 DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
 
@@ -21,13 +24,6 @@ def readme_block(name: str) -> str:
     found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / "README.md").read_text(), re.S)
     assert found, f"the README's {name} block"
     return found.group(1)
-
-
-def unavailable(what: str, error: object) -> NoReturn:
-    """A tool or server a test needs is missing: a skip with the reason, a failure under ``CI=true``."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} cannot be skipped in CI: {error}")
-    pytest.skip(str(error))
 
 
 @pytest.fixture
@@ -68,3 +64,27 @@ def ambient_kubeconfig(tmp_path, monkeypatch) -> pathlib.Path:
     path.write_text(kubeconfig_text("https://127.0.0.1:6443"))
     monkeypatch.setenv("KUBECONFIG", str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def engine() -> dict[str, str]:
+    """The environment of the engine tests' stacks (``engine_stacks``)."""
+    return engine_stacks.engine_environment()
+
+
+@pytest.fixture
+def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineStack]]:
+    yield from engine_stacks.stack_maker(engine, tmp_path)
+
+
+@pytest.fixture(scope="session")
+def yaml_engine(engine: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment of every YAML program: a user's install (``yaml_stacks``)."""
+    return yaml_stacks.yaml_environment(engine, tmp_path_factory)
+
+
+@pytest.fixture
+def yaml_stack(
+    yaml_engine: dict[str, str], tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., YamlStack]]:
+    yield from yaml_stacks.yaml_stack_maker(yaml_engine, tmp_path, monkeypatch)

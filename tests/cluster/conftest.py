@@ -7,8 +7,6 @@ from collections.abc import Iterator
 import pytest
 
 from ..conftest import unavailable
-from ..engine.conftest import engine, make_stack  # noqa: F401  (the engine fixtures, reused)
-from ..multilang.conftest import yaml_engine, yaml_stack  # noqa: F401
 from .local_cluster import ClusterUnavailable, LocalCluster, local_cluster
 
 

@@ -27,7 +27,7 @@ from components.registration.cluster_access import load_access
 from components.registration.destination import through_api_server, tls_context
 
 from ..conftest import SAMPLE_STACKS, stack_connectors
-from ..engine.conftest import changes
+from ..engine_stacks import changes
 from ..platform_double import platform_double
 from .local_cluster import NODE
 

@@ -16,7 +16,7 @@ from kubernetes import client
 from components.render.checksum import ReferencedData, config_checksum
 
 from ..conftest import stack_connectors
-from ..engine.conftest import changes
+from ..engine_stacks import changes
 from ..platform_double import platform_double
 from ..test_render import operator_objects
 from .local_cluster import TOKEN

@@ -13,7 +13,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from ..engine.conftest import changes
+from ..engine_stacks import changes
 from ..test_proxy import stack_proxies
 from .local_cluster import NODE
 from .test_cluster import install_service_monitor_crd, namespace

@@ -15,8 +15,8 @@ from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
+from ..engine_stacks import changes
 from ..platform_double import Answer, platform_double
-from .conftest import changes
 
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 SECRET_CONTENT = "engine-test-api-key-5d2e"

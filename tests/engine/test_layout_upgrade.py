@@ -18,8 +18,8 @@ from components.program import connectors_program
 from scripts.engine_tools import create_inline_stack
 
 from ..conftest import DATA
+from ..engine_stacks import changes
 from ..platform_double import platform_double
-from .conftest import changes
 
 SAVED = DATA / "pre-layout-stack"
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

@@ -21,8 +21,8 @@ from components import ConnectorComponent
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration
 
 from ..conftest import ROOT
+from ..engine_stacks import PASSPHRASE, changes
 from ..platform_double import platform_double
-from .conftest import PASSPHRASE, changes
 from .test_engine import connector
 
 SECRET_VALUE = "db-password-7c1f-never-shown"

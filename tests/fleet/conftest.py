@@ -10,7 +10,6 @@ from collections.abc import Iterator
 import pytest
 
 from ..conftest import unavailable
-from ..engine.conftest import engine  # noqa: F401  (the engine fixture, reused)
 from .postgres import PostgresServer, PostgresUnavailable, postgres_server
 
 

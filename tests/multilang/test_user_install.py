@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from ..platform_double import platform_double
-from .conftest import EXAMPLE, KUBERNETES, user_install
+from ..yaml_stacks import EXAMPLE, KUBERNETES, user_install
 
 
 def run(env: dict[str, str], *args: str, cwd: pathlib.Path | None = None) -> str:

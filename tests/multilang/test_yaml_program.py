@@ -14,8 +14,9 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
+from ..engine_stacks import changes
 from ..platform_double import ADMIN_TOKEN
-from .conftest import changes, example_program
+from ..yaml_stacks import example_program
 
 CONNECTOR = "connectors:index:Connector"
 REGISTRATION = "connectors:index:Registration"

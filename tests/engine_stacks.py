@@ -1,4 +1,5 @@
-"""The real Pulumi engine: CLI, Kubernetes plugin (render mode) and the dynamic-provider helper.
+"""The real Pulumi engine for the tests: CLI, Kubernetes plugin (render mode) and the
+dynamic-provider helper (the fixtures ``engine`` and ``make_stack`` are in ``conftest.py``).
 
 Stacks run as Automation API inline programs built from ``connectors_program``, with the
 passphrase secrets provider and the state backend of ``PULUMI_BACKEND_URL`` when it is set
@@ -17,15 +18,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
 import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
+from components.stack_files import file_name
 from scripts.engine_tools import ToolsUnavailable, create_inline_stack, engine_env, tools_bin
 from scripts.sdk_inline_server import report_run_errors_once
 
-from ..conftest import unavailable
+from .skipping import unavailable
 
 PASSPHRASE = "engine-tests-passphrase"
 
@@ -35,8 +36,7 @@ def changes(summary: dict[str, int] | None) -> dict[str, int]:
     return {op: n for op, n in (summary or {}).items() if op != "same" and n}
 
 
-@pytest.fixture(scope="session")
-def engine() -> dict[str, str]:
+def engine_environment() -> dict[str, str]:
     try:
         bin_dir = tools_bin()
     except ToolsUnavailable as error:
@@ -92,7 +92,7 @@ class EngineStack:
     def set_connectors_yaml(self, connectors: list[dict[str, Any]]) -> None:
         """The ``connectors`` as YAML structure in the stack's settings file, as a user writes
         it (``set_connectors`` stores one JSON string, which ``--path`` cannot address)."""
-        settings = self.work_dir / f"Pulumi.{self.stack.name}.yaml"
+        settings = self.work_dir / file_name(self.stack.name)
         document = yaml.safe_load(settings.read_text())
         document["config"]["connectors:connectors"] = connectors
         settings.write_text(yaml.safe_dump(document))
@@ -113,8 +113,7 @@ class EngineStack:
         raise AssertionError("no registration in state")
 
 
-@pytest.fixture
-def make_stack(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineStack]]:
+def stack_maker(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineStack]]:
     made: list[EngineStack] = []
 
     def make(

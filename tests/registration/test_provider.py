@@ -10,8 +10,8 @@ import pytest
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
-from .apiserver_standin import make_certificates
-from .platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from ..apiserver_standin import make_certificates
+from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
 
 URL = "http://x509.ilm.svc.cluster.local:8080"
 ADMIN = {"bearerToken": ADMIN_TOKEN}
@@ -216,7 +216,7 @@ def registered_admin(
 
     from components.program import connectors_program
 
-    from .mocks import StaticReader, run
+    from ..mocks import StaticReader, run
 
     entry = {
         "name": "x509",

@@ -11,9 +11,9 @@ from components import ConnectorComponent, InvalidArgumentsError
 from components.registration.provider import RegistrationProvider
 from components.registration.routing import RouteError, ServiceTarget, choose_route, in_cluster_target
 
-from .apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
-from .mocks import StaticReader, run
-from .platform_double import platform_double
+from ..apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
+from ..mocks import StaticReader, run
+from ..platform_double import platform_double
 
 
 def resolving(result: bool):

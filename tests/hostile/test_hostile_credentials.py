@@ -13,11 +13,9 @@ import pytest
 from components.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
-from .apiserver_standin import make_certificates
-from .hostile_cases import GOOD_UUID, TOKEN, debug_logs, fails, props, registered
-from .hostile_platform import answer, hostile_platform, json_answer, sequence
-
-__all__ = ["debug_logs"]  # the autouse fixture: no credential in any log line
+from ..apiserver_standin import make_certificates
+from .cases import GOOD_UUID, TOKEN, fails, props, registered
+from .platform import answer, hostile_platform, json_answer, sequence
 
 
 def test_the_register_call_carries_no_admin_credentials():

@@ -314,7 +314,7 @@ def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKS
     """The reference operator's rendering of its `full` sample (tests/data), by kind."""
     import yaml
 
-    from .conftest import DATA
+    from ..conftest import DATA
 
     text = (DATA / "operator-full-objects.yaml").read_text().replace("NAMESPACE", namespace).replace("CHECKSUM", checksum)
     return {o["kind"]: o for o in yaml.safe_load_all(text)}
@@ -323,7 +323,7 @@ def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKS
 def test_from_operator_renders_the_operators_pod_template_exactly():
     from components.args.connector_spec import ConnectorEntry
 
-    from .conftest import stack_connectors
+    from ..conftest import stack_connectors
 
     (raw,) = stack_connectors("full")
     taken_over = render_connector(ConnectorEntry.model_validate({**raw, "fromOperator": True}).to_args())

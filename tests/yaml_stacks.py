@@ -1,4 +1,5 @@
-"""Pulumi YAML programs using the component package, run by the real CLI (``pulumi up`` with the
+"""Pulumi YAML programs using the component package (the fixtures ``yaml_engine`` and
+``yaml_stack`` are in ``conftest.py``), run by the real CLI (``pulumi up`` with the
 YAML language host) as on a user's machine: the package installed by ``scripts/install-package``
 into a PULUMI_HOME of its own, PATH the CLI's folder and the system's, no PYTHONPATH."""
 
@@ -16,11 +17,9 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from ..conftest import ROOT, unavailable
-from ..engine.conftest import changes, engine, make_stack  # noqa: F401  (the engine fixtures, reused)
+from .skipping import ROOT, unavailable
 
 EXAMPLE = ROOT / "components" / "package" / "examples" / "yaml" / "Pulumi.yaml"
-__all__ = ["EXAMPLE", "YamlStack", "changes", "example_program"]
 
 
 def example_program() -> dict[str, Any]:
@@ -57,8 +56,7 @@ def user_install(folder: pathlib.Path, tools_bin: pathlib.Path, tools_home: path
     return env
 
 
-@pytest.fixture(scope="session")
-def yaml_engine(engine: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:  # noqa: F811
+def yaml_environment(engine: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The environment of every YAML program here: a user's install (``user_install``), with
     the YAML language host in the CLI's folder."""
     bin_dir = pathlib.Path(engine["TOOLS_BIN"])
@@ -112,8 +110,7 @@ def scrub_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key)
 
 
-@pytest.fixture
-def yaml_stack(
+def yaml_stack_maker(
     yaml_engine: dict[str, str], tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., YamlStack]]:
     made: list[YamlStack] = []

@@ -4,7 +4,6 @@ registration's inputs, and the failure every bad answer must end in."""
 from __future__ import annotations
 
 import json
-import logging
 import time
 from typing import Any
 
@@ -17,15 +16,6 @@ PASSWORD = "attribute-password-93b2"
 FRAGMENT = "BODY-FRAGMENT-5f0a"
 GOOD_UUID = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b"
 BAD_UUIDS = ["../../admin/x", "a/b?c", "x\r\ny", f"{GOOD_UUID}/../x", ""]
-
-
-@pytest.fixture(autouse=True)
-def debug_logs(caplog):
-    """httpx and httpcore at DEBUG for every test; afterwards, no credential is in any line."""
-    caplog.set_level(logging.DEBUG, logger="httpx")
-    caplog.set_level(logging.DEBUG, logger="httpcore")
-    yield caplog
-    assert TOKEN not in caplog.text and PASSWORD not in caplog.text
 
 
 def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 (``hostile_platform``), one test per way. No answer redirects an administrator's call, hangs
 the run past its deadline, fills memory, ends in a traceback or a fragment of the answer, or
 loses a record the platform holds. httpx and httpcore log at DEBUG throughout; no credential
-ever appears in those logs (``hostile_cases.debug_logs``). Credentials and TLS:
+ever appears in those logs (``conftest.debug_logs``). Credentials and TLS:
 ``test_hostile_credentials.py``."""
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ import pytest
 from components.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
-from .hostile_cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, debug_logs, fails, props, registered
-from .hostile_platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
-
-__all__ = ["debug_logs"]  # the autouse fixture: no credential in any log line
+from .cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, fails, props, registered
+from .platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
 
 
 @pytest.mark.parametrize("bad", BAD_UUIDS)
