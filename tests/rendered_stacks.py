@@ -68,7 +68,9 @@ def recorded(stack: str) -> list[dict[str, Any]]:
                 os.environ.pop("KUBECONFIG", None)
             else:
                 os.environ["KUBECONFIG"] = before
-    found = [{"type": r.type_, "name": r.name, "inputs": r.inputs, "secretPaths": sorted(r.secret_paths)} for r in mocks.resources]
+    found = [
+        {"type": r.type_, "name": r.name, "inputs": r.inputs, "secretPaths": sorted(r.secret_paths)} for r in mocks.resources
+    ]
     return sorted(found, key=lambda r: (r["type"], r["name"]))
 
 

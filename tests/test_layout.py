@@ -92,14 +92,19 @@ def module_name(path: pathlib.Path) -> str:
 def test_no_module_of_a_wing_loads_what_the_wing_must_not(wing, module):
     """In a fresh interpreter, so that what an import loads on the way is seen too."""
     probe = f"import importlib, json, sys; importlib.import_module({module!r}); print(json.dumps(sorted(sys.modules)))"
-    loaded = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout)
+    loaded = json.loads(
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    )
     assert sorted(HEAVY[wing] & {name.split(".")[0] for name in loaded}) == []
 
 
 def test_the_probe_sees_a_heavy_import():
     """The check above can fail: a module of the glue loads the SDK."""
     probe = "import importlib, sys; importlib.import_module('components.connector_component'); print('pulumi' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip() == "True"
+    assert (
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+        == "True"
+    )
 
 
 def test_no_two_modules_share_a_stem():
@@ -126,3 +131,13 @@ def test_no_room_or_function_outgrows_its_size(path):
 def test_each_wing_says_what_it_is(package):
     doc = ast.get_docstring(ast.parse((COMPONENTS / package / "__init__.py").read_text()))
     assert doc and len(doc.splitlines()) == 2, "two lines: what the wing is and what it may import"
+
+
+@pytest.mark.parametrize("wing", ["render", "registration"])
+def test_every_module_of_a_wing_has_its_test_module_beside_the_wings_tests(wing):
+    untested = [
+        p.stem
+        for p in modules(COMPONENTS / wing)
+        if p.stem != "__init__" and not (ROOT / "tests" / wing / f"test_{p.stem}.py").exists()
+    ]
+    assert untested == []

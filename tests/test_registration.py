@@ -15,6 +15,7 @@ from components.registration.provider import RegistrationProvider
 from components.registration.schedule import RetryPolicy
 
 from .platform_double import Answer, platform_double
+from .registration_props import registration_props
 
 BODY = request_body("n", "v2", "http://n.ilm.svc.cluster.local:8080", "none", [], [])
 
@@ -23,19 +24,11 @@ LEAK = "ECHOED-IDENTITY-MATERIAL"
 
 
 def props(platform_url: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "platform_url": platform_url,
-        "name": "X.509 Compliance Provider",
-        "url": "http://x509.default.svc.cluster.local:8080",
-        "auth_type": "basic",
-        "auth_attributes": [{"name": "password", "content": SECRET}],
-        "custom_attributes": [],
-        "connector_version": "v2",
-        "retry_initial_seconds": 0.01,
-        "retry_max_seconds": 0.04,
-        "deadline_seconds": 1,
-        **extra,
-    }
+    own = {"name": "X.509 Compliance Provider", "url": "http://x509.default.svc.cluster.local:8080", "auth_type": "basic"}
+    schedule = {"retry_max_seconds": 0.04, "deadline_seconds": 1}
+    return registration_props(
+        platform_url, **{**own, **schedule, "auth_attributes": [{"name": "password", "content": SECRET}], **extra}
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ import pytest
 
 from components.registration.errors import RegistrationError
 
+from ..registration_props import registration_props
+
 TOKEN = "Admin-Token-7c1e"
 PASSWORD = "attribute-password-93b2"
 FRAGMENT = "BODY-FRAGMENT-5f0a"
@@ -20,13 +22,8 @@ BAD_UUIDS = ["../../admin/x", "a/b?c", "x\r\ny", f"{GOOD_UUID}/../x", ""]
 
 def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) -> dict[str, Any]:
     given: dict[str, Any] = {
-        "platform_url": url,
-        "name": "X.509",
-        "url": "http://x509.ilm.svc.cluster.local:8080",
         "auth_type": "basic",
         "auth_attributes": [{"name": "password", "content": PASSWORD}],
-        "custom_attributes": [],
-        "connector_version": "v2",
         "retry_initial_seconds": 0.05,
         "retry_max_seconds": 0.1,
         "deadline_seconds": deadline,
@@ -34,7 +31,7 @@ def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) ->
     }
     if admin:
         given["admin_credentials"] = {"bearerToken": TOKEN}
-    return {**given, **extra}
+    return registration_props(url, **{**given, **extra})
 
 
 def registered(uuid: str, status: str = "waitingForApproval") -> bytes:

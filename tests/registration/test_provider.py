@@ -12,6 +12,7 @@ from components.registration.provider import RegistrationProvider
 
 from ..apiserver_standin import make_certificates
 from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from ..registration_props import registration_props
 
 URL = "http://x509.ilm.svc.cluster.local:8080"
 ADMIN = {"bearerToken": ADMIN_TOKEN}
@@ -19,20 +20,7 @@ REGISTER = ("POST", "/v2/connector/register")
 
 
 def props(double: PlatformDouble, **extra: Any) -> dict[str, Any]:
-    return {
-        "platform_url": double.url,
-        "name": "X.509",
-        "url": URL,
-        "auth_type": "none",
-        "auth_attributes": [],
-        "custom_attributes": [],
-        "connector_version": "v2",
-        "retry_initial_seconds": 0.01,
-        "retry_max_seconds": 0.02,
-        "deadline_seconds": 0.5,
-        "route": "direct",
-        **extra,
-    }
+    return registration_props(double.url, **{"url": URL, **extra})
 
 
 def called(double: PlatformDouble) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from components.registration.routing import RouteError, ServiceTarget, choose_ro
 from ..apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
 from ..mocks import StaticReader, run
 from ..platform_double import platform_double
+from ..registration_props import registration_props
 
 
 def resolving(result: bool):
@@ -97,21 +98,11 @@ def kubeconfig_for(standin, **user: Any) -> str:
 
 
 def props(platform_url: str, standin, kubeconfig: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "platform_url": platform_url,
-        "name": "OT PKI",
-        "url": "http://otpki-connector.ilm.svc.cluster.local:8080",
-        "auth_type": "none",
-        "auth_attributes": [],
-        "custom_attributes": [{"name": "description", "content": "x"}],
-        "connector_version": "v2",
-        "retry_initial_seconds": 0.01,
-        "retry_max_seconds": 0.02,
-        "deadline_seconds": 10,
-        "route": "apiServerProxy",
-        "kubeconfig": kubeconfig,
-        **extra,
-    }
+    own = {"name": "OT PKI", "url": "http://otpki-connector.ilm.svc.cluster.local:8080", "deadline_seconds": 10}
+    attributes = [{"name": "description", "content": "x"}]
+    return registration_props(
+        platform_url, **own, custom_attributes=attributes, route="apiServerProxy", kubeconfig=kubeconfig, **extra
+    )
 
 
 PLATFORM = "http://core.ilm.svc.cluster.local:8080/api"
