@@ -31,7 +31,7 @@ def props(url: str, deadline: float = 1.5, admin: bool = False, **extra: Any) ->
     }
     if admin:
         given["admin_credentials"] = {"bearerToken": TOKEN}
-    return registration_props(url, **{**given, **extra})
+    return registration_props(**{"platform_url": url, **given, **extra})
 
 
 def registered(uuid: str, status: str = "waitingForApproval") -> bytes:

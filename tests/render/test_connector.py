@@ -12,14 +12,7 @@ from components.render.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
 from components.render.meta import labels as labels_of
 
-SELECTOR = {"app.kubernetes.io/name": "demo", "app.kubernetes.io/component": "connector", "otilm.com/connector": "demo"}
-RESTRICTED = {
-    "runAsNonRoot": True,
-    "allowPrivilegeEscalation": False,
-    "privileged": False,
-    "capabilities": {"drop": ["ALL"]},
-    "seccompProfile": {"type": "RuntimeDefault"},
-}
+from .workloads import RESTRICTED, SELECTOR
 
 
 def render(base: dict[str, Any], **spec: Any):

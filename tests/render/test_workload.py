@@ -13,15 +13,8 @@ from components.render.workload import (
     render_service_account,
 )
 
-from .workloads import LABELS, SELECTOR, workload
+from .workloads import LABELS, RESTRICTED, SELECTOR, workload
 
-RESTRICTED = {
-    "runAsNonRoot": True,
-    "allowPrivilegeEscalation": False,
-    "privileged": False,
-    "capabilities": {"drop": ["ALL"]},
-    "seccompProfile": {"type": "RuntimeDefault"},
-}
 AS_THE_OPERATOR = {k: v for k, v in RESTRICTED.items() if k != "privileged"}
 
 

@@ -23,3 +23,11 @@ def workload(**given: Any) -> Workload:
 
 SELECTOR = {"app.kubernetes.io/name": "demo", "app.kubernetes.io/component": "connector", "otilm.com/connector": "demo"}
 LABELS = {**SELECTOR, "app.kubernetes.io/managed-by": "pulumi-connector"}
+RESTRICTED = {
+    "runAsNonRoot": True,
+    "allowPrivilegeEscalation": False,
+    "privileged": False,
+    "capabilities": {"drop": ["ALL"]},
+    "seccompProfile": {"type": "RuntimeDefault"},
+}
+"""The restricted Pod Security Standard's fields of every container."""
