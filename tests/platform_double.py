@@ -1,8 +1,15 @@
 """A stand-in for the platform's Core on 127.0.0.1: connector records with the Core's rules,
 every request and answer checked against its OpenAPI description.
 
-- ``POST /v2/connector/register`` needs no credentials (as on the real Core); 409 on a duplicate
-  name or a duplicate url+version; 200 with the record, status ``waitingForApproval``.
+- ``POST /v2/connector/register`` needs no credentials, and answers in the Core's order
+  (release 2.18.0): a body it cannot read as its request (an attribute whose content is not a
+  list of ``{data}`` items) 400; a blank name 422 ``{"message"}``; a duplicate name, then a
+  duplicate url+version, 409; with ``callback`` set, the call back to the connector
+  (``GET <url>/v2/info`` for v2, ``GET <url>/v1`` for v1: nothing listening 503, the connector's
+  404 answered 404, a v2 connector whose info lacks the info, health and metrics interfaces or a
+  functional one refused, 422 assumed: the facts give no status for it); then the record is
+  saved (``waitingForApproval``); then, with ``attribute_definitions`` set, each custom
+  attribute is looked up by name: an unknown one answers 404 and the record stays.
 - ``GET|PUT|DELETE /v2/connectors/{uuid}``, ``PATCH .../approve``, ``POST /v2/connectors/list``
   and ``GET .../health`` need an administrator: ``Authorization: Bearer <ADMIN_TOKEN>`` (401
   without, 403 with another token), or a client certificate verified by the TLS layer when the
@@ -36,11 +43,15 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from .connector_callback import call_back
 from .http_answer import answer_json, serving
 
 OPENAPI_FILE = Path(__file__).parent / "data" / "core-connector-openapi.yaml"
 OPENAPI_URI = "https://platform.test/openapi.json"
 ADMIN_TOKEN = "platform-admin-jwt-test-token"
+REQUIRED_INTERFACES = ("info", "health", "metrics")
+V2_INTERFACES = (*REQUIRED_INTERFACES, "compliance")
+"""What a v2 connector's ``/v2/info`` must list: the three the Core requires, and a functional one."""
 
 
 @dataclass
@@ -60,6 +71,8 @@ class Record:
     custom_attributes: list[Any]
     status: str = "waitingForApproval"
 
+    interfaces: list[str] = field(default_factory=lambda: list(V2_INTERFACES))
+
     def detail(self) -> dict[str, Any]:
         return {
             "uuid": self.uuid,
@@ -69,22 +82,24 @@ class Record:
             "status": self.status,
             "authType": self.auth_type,
             "functionGroups": [],
-            "interfaces": [],
+            "interfaces": [
+                {"uuid": str(uuids.uuid5(uuids.NAMESPACE_URL, code)), "code": code, "version": "v2"} for code in self.interfaces
+            ],
         }
 
 
 @cache
 def openapi() -> dict[str, Any]:
-    """The Core's OpenAPI description, with one deliberate change: an attribute in a request is
-    the contract's ``{name, content}`` with any JSON content, passed through unchanged (the
-    operator's documented shape, which this program sends), where the file describes the
-    Core's richer ``RequestAttribute`` (uuid, contentType, version)."""
+    """The Core's OpenAPI description, as the file has it but for what the Core reads less of."""
     document = yaml.safe_load(OPENAPI_FILE.read_text())
-    document["components"]["schemas"]["RequestAttribute"] = {
-        "type": "object",
-        "properties": {"name": {"type": "string", "minLength": 1}, "content": {}},
-        "required": ["name"],
-    }
+    schemas = document["components"]["schemas"]
+    # The Core reads a request's attribute as RequestAttributeV2 and looks its definition up by
+    # name, which gives the rest: uuid, contentType and version are not required of it; and it
+    # reads each content item by that definition's content type, where the file's oneOf of item
+    # types overlaps (a string data is a String, a Text and an Object item alike): any one will do.
+    schemas["RequestAttribute"] = {**schemas["RequestAttributeV2"], "required": ["name"]}
+    items = schemas["BaseAttributeContentDtoV2"]
+    items["anyOf"] = items.pop("oneOf")
     return document
 
 
@@ -148,6 +163,10 @@ class PlatformDouble:
     """When set, register calls are held until the event is set (a run kept busy on purpose)."""
     after_register: Callable[[], None] | None = None
     """Called once a register call has been answered (a test kills the client there)."""
+    callback: bool = False
+    """Call the connector back at its url before registering it, as the Core does."""
+    attribute_definitions: set[str] | None = None
+    """The names of the platform's custom attribute definitions; None: every name has one."""
 
     def count(self, method: str, template: str) -> int:
         """How many requests matched the OpenAPI path ``template`` with ``method``."""
@@ -217,15 +236,10 @@ class _Handler(BaseHTTPRequestHandler):
             answer_json(self, 404, b"")
             return
         template, op = found
-        request_schema = json_schema_of((op.get("requestBody") or {}).get("content"))
-        if request_schema is not None:
-            if body is None and (op.get("requestBody") or {}).get("required"):
-                double.violations.append(f"{self.command} {path}: required body missing")
-            elif body is not None:
-                double.violations += [f"{self.command} {path} request: {p}" for p in schema_problems(request_schema, body)]
+        unreadable = self._request_problems(op, template, path, body)
         uuid = path.split("/")[3] if template.startswith("/v2/connectors/{uuid}") else None
         if template == "/v2/connector/register":
-            self._register(op, path, body)
+            self._register(op, path, body, unreadable)
             return
         if not self._admin(op):
             return
@@ -265,7 +279,28 @@ class _Handler(BaseHTTPRequestHandler):
             double.violations.append(f"{self.command} {path}: not served by the stand-in")
             answer_json(self, 501, b"")
 
-    def _register(self, op: dict[str, Any], path: str, body: Any) -> None:
+    def _request_problems(self, op: dict[str, Any], template: str, path: str, body: Any) -> bool:
+        """Whether the body breaks the request schema (each problem recorded as a violation). A
+        register call's blank name is the Core's validation (422), not a body it cannot read."""
+        request_schema = json_schema_of((op.get("requestBody") or {}).get("content"))
+        if request_schema is None:
+            return False
+        if body is None:
+            if (op.get("requestBody") or {}).get("required"):
+                self.double.violations.append(f"{self.command} {path}: required body missing")
+            return False
+        read = body
+        if template == "/v2/connector/register" and isinstance(body, dict) and isinstance(body.get("name"), str):
+            read = {**body, "name": body["name"] or "x"}
+        problems = [f"{self.command} {path} request: {p}" for p in schema_problems(request_schema, read)]
+        self.double.violations += problems
+        return bool(problems)
+
+    def _refuse(self, status: int, message: str) -> None:
+        """An answer the OpenAPI file leaves undeclared for the operation, as the Core gives it."""
+        answer_json(self, status, json.dumps({"message": message}).encode())
+
+    def _register(self, op: dict[str, Any], path: str, body: Any, unreadable: bool) -> None:
         double = self.double
         if double.register_delay:
             time.sleep(double.register_delay)
@@ -278,28 +313,51 @@ class _Handler(BaseHTTPRequestHandler):
             answer = double.script.pop(0)
             answer_json(self, answer.status, json.dumps(answer.body).encode() if answer.body is not None else b"")
             return
-        if not isinstance(body, dict) or not {"name", "url", "version", "authType"} <= set(body):
-            self._answer(op, 400, {"message": "bad request"})
+        if unreadable or not isinstance(body, dict) or not {"name", "url", "version", "authType"} <= set(body):
+            self._answer(op, 400, {"message": "the request could not be read"})
+            return
+        if not body["name"].strip():
+            self._refuse(422, "name must not be blank")
             return
         with double.lock:
-            duplicate = any(
-                r.name == body["name"] or (r.url, r.version) == (body["url"], body["version"])
-                for r in list(double.records.values())
-            )
-            record = None if duplicate else Record(
-                str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
-                body.get("authAttributes") or [], body.get("customAttributes") or [],
-            )  # fmt: skip
-            if record is not None:
-                double.records[record.uuid] = record
+            record = self._saved(body)
         if record is None:
-            # The Core answers 409 {"message"}; the OpenAPI file leaves it undeclared (see SOURCES facts).
-            answer_json(self, 409, json.dumps({"message": "connector already exists"}).encode())
+            return
+        unknown = [
+            a["name"]
+            for a in body.get("customAttributes") or []
+            if a["name"] not in (double.attribute_definitions or {a["name"]})
+        ]
+        if unknown:
+            self._answer(op, 404, {"message": "attribute definition not found"})
             return
         self._answer(op, 200, record.detail())
         if double.after_register is not None:
             self.wfile.flush()
             double.after_register()
+
+    def _saved(self, body: dict[str, Any]) -> Record | None:
+        """The record the register call saves, after the Core's checks in its order; None when
+        one of them answered."""
+        records = list(self.double.records.values())
+        if any(r.name == body["name"] for r in records):
+            self._refuse(409, "connector with the same name already exists")
+            return None
+        if any((r.url, r.version) == (body["url"], body["version"]) for r in records):
+            self._refuse(409, "connector with the same url and version already exists")
+            return None
+        interfaces = list(V2_INTERFACES)
+        if self.double.callback:
+            refused, interfaces = call_back(body["url"], body["version"])
+            if refused is not None:
+                self._refuse(refused, "connector could not be reached" if refused >= 500 else "connector refused")
+                return None
+        record = Record(
+            str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
+            body.get("authAttributes") or [], body.get("customAttributes") or [], interfaces=interfaces,
+        )  # fmt: skip
+        self.double.records[record.uuid] = record
+        return record
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 

@@ -20,7 +20,7 @@ COMPONENTS = ROOT / "components"
 WINGS = {
     # wing: the packages of ``components`` it may import besides its own
     "registration": set(),
-    "args": {"registration.routing", "registration.inputs", "registration.rules"},
+    "args": {"registration.routing", "registration.inputs", "registration.rules", "registration.attributes"},
     "render": {"args"},
 }
 MAX_MODULE_LINES = 300

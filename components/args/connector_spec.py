@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 
 from .base import EntryIdentity, Identity, Model
 from .blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
-from .fields import AbsolutePath, Annotations, GracePeriod, IntOrPercent, Port, is_zero
+from .fields import AbsolutePath, Annotations, GracePeriod, IngressHost, IntOrPercent, Port, is_zero
 from .registration_spec import RegistrationArgs
 from .workload_spec import WorkloadSpec
 
@@ -92,7 +92,7 @@ class MetricsArgs(Model):
 class IngressArgs(Model):
     """An Ingress routing a host (and path) to the connector's Service."""
 
-    host: Annotated[str, Field(pattern=r"^(\*\.)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")]
+    host: IngressHost
     """The host name routed to the connector."""
     path: AbsolutePath = "/"
     """The path routed."""

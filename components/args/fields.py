@@ -48,6 +48,22 @@ def _dns_label(value: str) -> str:
     return value
 
 
+INGRESS_HOST_RULE = (
+    "must be a DNS-1123 subdomain (lowercase labels of letters, digits and '-', each at most 63 characters, "
+    "joined by '.', at most 253 in all), optionally after '*.', and not an IP address"
+)
+
+
+def _ingress_host(value: str) -> str:
+    """A host as the API server takes it for an Ingress rule: a DNS-1123 subdomain, or a wildcard one."""
+    name = value.removeprefix("*.")
+    labels = name.split(".")
+    numeric = all(label.isdigit() for label in labels)
+    if len(name) > 253 or numeric or not all(len(label) <= 63 and DNS_LABEL.fullmatch(label) for label in labels):
+        raise ValueError(INGRESS_HOST_RULE)
+    return value
+
+
 def digest(value: Any) -> Any:
     """ "sha256:" and 64 lowercase hexadecimal digits."""
     if is_output(value) or value is None:
@@ -139,6 +155,7 @@ IMAGE_PATH_RULE = (
 )
 
 DnsLabel = Annotated[str, AfterValidator(_dns_label)]
+IngressHost = Annotated[str, AfterValidator(_ingress_host)]
 STRING = WithJsonSchema({"type": "string"})
 """The JSON Schema (docs/stack-config.schema.json) of a field that also takes an Output from Python."""
 IntOrPercent = Annotated[Any, AfterValidator(int_or_percent), WithJsonSchema({"type": ["integer", "string"]})]

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
 from ..registration import inputs
+from ..registration.attributes import content_problem
 from ..registration.routing import url_problem
 from ..registration.rules import HEADER_RULE, PEM_MARK, UUID_RULE, admin_over_http_problem, header_value_problem, is_uuid
 from .base import Model
@@ -53,13 +54,24 @@ HeaderValue = Annotated[Any, AfterValidator(header_value), STRING]
 CaBundle = Annotated[str, AfterValidator(_ca_bundle)]
 
 
+def _attribute_content(value: Any) -> Any:
+    """A value or an object (the operator's form), or a list of content items, each an object with `data` (the platform's)."""
+    problem = content_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 class AttributeArgs(Model):
-    """One attribute sent with the registration: a name and any JSON content."""
+    """One attribute sent with the registration: a name and its content, in the operator's form
+    or the platform's."""
 
     name: NonEmpty
-    """The attribute's name."""
-    content: Annotated[JsonValue, BeforeValidator(bounded)] = None
-    """The attribute's content, any JSON value."""
+    """The attribute's name (a custom attribute's names an attribute definition on the platform)."""
+    content: Annotated[JsonValue, BeforeValidator(bounded), AfterValidator(_attribute_content)] = None
+    """The attribute's content: a value or an object, as the operator's samples write it (sent as
+    `[{data: <value>}]`; an object with `data` is sent as `[<object>]`), or a list of content
+    items as the platform reads them (`[{data: ..., reference: ...}, ...]`, sent as is); none is `[]`."""
 
 
 class AdminSecretRefArgs(Model):

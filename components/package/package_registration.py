@@ -51,7 +51,7 @@ class PackageRegistration(pulumi.CustomResource):
 
 
 OUTPUT_NAMES = {o.package: o.python for o in inputs.OUTPUTS}
-KIND_TYPES: dict[str, dict[str, Any]] = {
+VALUE_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
     "uuid": {"type": "string"},
     "choice": {"type": "string"},
@@ -68,7 +68,7 @@ def schema_resource() -> dict[str, Any]:
     for i in inputs.TABLE:
         choices = f" One of: {', '.join(i.choices)}." if i.choices else ""
         properties[i.package] = {
-            **KIND_TYPES[i.kind],
+            **VALUE_TYPES[i.value_type],
             "description": i.doc + choices,
             **({"secret": True} if i.always_secret else {}),
         }

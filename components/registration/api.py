@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from .attributes import platform_attributes
 from .deadline import Deadline
 from .destination import Destination
 from .errors import RegistrationError
@@ -28,6 +29,12 @@ PAGE_SIZE = 100
 REGISTER_UNANSWERED = (
     "; an attempt got no answer and may have registered the connector: the next run meets status 409 and adopts "
     "the record with registration.adminCredentials (or set registration.uuid to its uuid)"
+)
+NOT_FOUND_ON_REGISTER = (
+    "registration failed with status 404: either platformUrl lacks its /api prefix, or an attribute names no "
+    "attribute definition on the platform, which then keeps the record (waitingForApproval): create the attribute "
+    "definition on the platform, then adopt the record with registration.adminCredentials (or set registration.uuid "
+    "to its uuid)"
 )
 ANSWERED = "the uuid in the platform's answer"
 REGISTER_ANSWER = "registration failed: the uuid in the platform's answer"
@@ -85,11 +92,12 @@ def request_body(
 
 
 def edit_body(url: str, auth_type: str, auth_attributes: Any, custom_attributes: Any) -> dict[str, Any]:
+    """The fields the platform's record holds; attributes in the platform's form."""
     return {
         "url": url,
         "authType": auth_type,
-        "authAttributes": list(auth_attributes or []),
-        "customAttributes": list(custom_attributes or []),
+        "authAttributes": platform_attributes(auth_attributes),
+        "customAttributes": platform_attributes(custom_attributes),
     }
 
 
@@ -138,9 +146,12 @@ class PlatformApi:
         return Sender(destination, self.retry, self.sleep, self.clock, self.deadline).send(operation)
 
     def register(self, body: dict[str, Any]) -> Registered:
-        """POST the registration. A 409 raises ``Duplicate``."""
-        operation = Operation("POST", REGISTER_PATH, body, passed_through=(409,), unanswered=REGISTER_UNANSWERED)
+        """POST the registration. A 409 raises ``Duplicate``; a 404 says what it may have left
+        on the platform (the Core saves the record before it looks the attributes' definitions up)."""
+        operation = Operation("POST", REGISTER_PATH, body, passed_through=(404, 409), unanswered=REGISTER_UNANSWERED)
         answer = self._send(operation, admin=False)
+        if answer.status == 404:
+            raise RegistrationError(NOT_FOUND_ON_REGISTER, 404)
         if answer.status == 409:
             raise Duplicate("registration failed with status 409", answer.after_unanswered)
         return registered(answer.payload)

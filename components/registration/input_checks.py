@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .attributes import CONTENT_RULE, is_attribute_list
 from .inputs import ADMIN_CREDENTIAL_SHAPES, TABLE, Input
 from .routing import url_problem
 from .rules import HEADER_RULE, UUID_RULE, header_value_problem, is_uuid
@@ -15,13 +16,9 @@ def _is_text(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _attributes(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(a, dict) and isinstance(a.get("name"), str) for a in value)
-
-
 def _problem(spec: Input, given: Any) -> str | None:
     """Why ``given`` cannot be this input, or None; never the value itself."""
-    kind = spec.kind
+    kind = spec.value_type
     if kind == "boolean" and not isinstance(given, bool):
         return "must be true or false"
     if kind == "seconds" and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given <= 86400):
@@ -30,8 +27,8 @@ def _problem(spec: Input, given: Any) -> str | None:
         return f"must be one of {', '.join(spec.choices)}"
     if kind == "uuid" and not is_uuid(given):
         return UUID_RULE
-    if kind == "attributes" and not _attributes(given):
-        return "must be a list of {name, content} attributes"
+    if kind == "attributes" and not is_attribute_list(given):
+        return f"must be a list of {{name, content}} attributes, each content {CONTENT_RULE.removeprefix('must be ')}"
     if kind == "credentials":
         return _credentials_problem(given)
     if kind == "string" and not _is_text(given):

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .attributes import is_attribute_list, platform_attributes
 from .schedule import DEFAULT as _RETRY
 
 
@@ -30,7 +31,7 @@ class Input:
     config: str
     """Its key in a connector's ``registration`` block; how messages name it."""
     default: Any = None
-    kind: str = "string"
+    value_type: str = "string"
     """What it must be: string, boolean, seconds, attributes, credentials, uuid, or one of ``choices``."""
     choices: tuple[str, ...] = ()
     required: bool = False
@@ -90,7 +91,7 @@ TABLE: tuple[Input, ...] = (
     Input(
         "auth_type",
         "authType",
-        kind="choice",
+        value_type="choice",
         choices=AUTH_TYPES,
         required=True,
         platform=True,
@@ -100,7 +101,7 @@ TABLE: tuple[Input, ...] = (
         "auth_attributes",
         "authAttributes",
         (),
-        kind="attributes",
+        value_type="attributes",
         platform=True,
         always_secret=True,
         doc="The authentication's attributes (always secret in state).",
@@ -109,7 +110,7 @@ TABLE: tuple[Input, ...] = (
         "custom_attributes",
         "customAttributes",
         (),
-        kind="attributes",
+        value_type="attributes",
         platform=True,
         follows_config=True,
         doc="Further attributes sent with the registration.",
@@ -118,7 +119,7 @@ TABLE: tuple[Input, ...] = (
         "connector_version",
         "version",
         "v2",
-        kind="choice",
+        value_type="choice",
         choices=("v1", "v2"),
         identity=True,
         doc="The connector API version the connector implements (v1 or v2).",
@@ -127,15 +128,17 @@ TABLE: tuple[Input, ...] = (
         "retry_initial_seconds",
         "retryInitialSeconds",
         _RETRY.initial_seconds,
-        kind="seconds",
+        value_type="seconds",
         doc="The first wait between attempts.",
     ),
-    Input("retry_max_seconds", "retryMaxSeconds", _RETRY.max_seconds, kind="seconds", doc="The longest wait between attempts."),
+    Input(
+        "retry_max_seconds", "retryMaxSeconds", _RETRY.max_seconds, value_type="seconds", doc="The longest wait between attempts."
+    ),
     Input(
         "deadline_seconds",
         "deadlineSeconds",
         _RETRY.deadline_seconds,
-        kind="seconds",
+        value_type="seconds",
         doc="How long a call to the platform may take in all, every retry included.",
     ),
     Input(
@@ -148,21 +151,21 @@ TABLE: tuple[Input, ...] = (
         "insecure_skip_tls_verify",
         "insecureSkipTlsVerify",
         False,
-        kind="boolean",
+        value_type="boolean",
         doc="Skip verifying the platform's certificate (tests only).",
     ),
     Input(
         "send_admin_credentials_over_http",
         "sendAdminCredentialsOverHttp",
         False,
-        kind="boolean",
+        value_type="boolean",
         doc="Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.",
     ),
     Input(
         "route",
         "route",
         "direct",
-        kind="choice",
+        value_type="choice",
         choices=("direct", "apiServerProxy"),
         from_config=False,
         doc="How requests reach the platform: direct, or through the Kubernetes API server's service proxy.",
@@ -171,23 +174,27 @@ TABLE: tuple[Input, ...] = (
         "kubeconfig", "kubeconfig", from_config=False, doc="The kubeconfig (a path or its content) of the API server proxy route."
     ),
     Input("kube_context", "kubeContext", from_config=False, doc="The kubeconfig context of the API server proxy route."),
-    Input("adopt_uuid", "uuid", kind="uuid", doc="A record already on the platform to adopt instead of registering."),
+    Input("adopt_uuid", "uuid", value_type="uuid", doc="A record already on the platform to adopt instead of registering."),
     Input(
         "admin_credentials",
         "adminCredentials",
-        kind="credentials",
+        value_type="credentials",
         from_config=False,
         always_secret=True,
         doc="An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).",
     ),
     Input(
-        "approve", "approve", False, kind="boolean", doc="Approve the connector after registering it (needs adminCredentials)."
+        "approve",
+        "approve",
+        False,
+        value_type="boolean",
+        doc="Approve the connector after registering it (needs adminCredentials).",
     ),
     Input(
         "deregister_on_destroy",
         "deregisterOnDestroy",
         False,
-        kind="boolean",
+        value_type="boolean",
         doc="Delete the platform's record when the resource is deleted (needs adminCredentials).",
     ),
     Input("connector_label", "connectorLabel", "", from_config=False, compared=False, doc="How messages name the connector."),
@@ -225,10 +232,19 @@ def value(props: Mapping[str, Any], name: str) -> Any:
     return default(name) if given is None else given
 
 
+def comparable(props: Mapping[str, Any], name: str) -> Any:
+    """An input as it is compared: its default where missing, attributes in the platform's form
+    (the operator's form and the platform's say the same)."""
+    given = value(props, name)
+    if BY_PYTHON[name].value_type == "attributes" and is_attribute_list(given):
+        return platform_attributes(given)
+    return given
+
+
 def changed(olds: Mapping[str, Any], news: Mapping[str, Any], names: Iterable[str] = COMPARED) -> list[str]:
-    """The inputs of ``names`` whose values differ, each with its default where missing: the
-    one comparison of old and new inputs (a state written before an input existed holds none)."""
-    return [name for name in names if value(olds, name) != value(news, name)]
+    """The inputs of ``names`` whose values differ (``comparable``): the one comparison of old
+    and new inputs (a state written before an input existed holds none)."""
+    return [name for name in names if comparable(olds, name) != comparable(news, name)]
 
 
 def with_defaults(given: Mapping[str, Any]) -> dict[str, Any]:

@@ -153,7 +153,8 @@ class RegistrationProvider(ResourceProvider):
         first = (
             "an earlier attempt of this run got no answer and may have registered it. "
             if after_unanswered
-            else "the platform already has a connector with this name, or with this url and version. "
+            else "the platform already has a connector with this name, or with this url and version (a registration "
+            "answered 404 for an attribute that names no definition on the platform keeps its record too). "
         )
         return (
             f"registration failed with status 409: {first}Adopt it: set registration.uuid to its uuid, or give "

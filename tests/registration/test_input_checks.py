@@ -6,6 +6,10 @@ import pytest
 
 from components.registration.input_checks import problems
 
+ATTRIBUTES = (
+    "must be a list of {name, content} attributes, each content a value or an object (the operator's form: sent as "
+    "one content item's data), or a list of content items, each an object with data (the platform's form)"
+)
 BASE = {"platform_url": "https://p.example/api", "name": "n", "url": "http://c:8080", "auth_type": "none"}
 
 
@@ -20,7 +24,10 @@ BASE = {"platform_url": "https://p.example/api", "name": "n", "url": "http://c:8
         ({"deadline_seconds": 0}, [("deadlineSeconds", "must be a number of seconds above 0 and at most 86400")]),
         ({"deadline_seconds": True}, [("deadlineSeconds", "must be a number of seconds above 0 and at most 86400")]),
         ({"adopt_uuid": "x"}, [("uuid", "must be a UUID (8-4-4-4-12 hexadecimal digits)")]),
-        ({"custom_attributes": [{"content": 1}]}, [("customAttributes", "must be a list of {name, content} attributes")]),
+        ({"custom_attributes": [{"content": 1}]}, [("customAttributes", ATTRIBUTES)]),
+        ({"custom_attributes": [{"name": "d", "content": ["x"]}]}, [("customAttributes", ATTRIBUTES)]),
+        ({"auth_attributes": [{"name": "p", "content": [{"reference": "r"}]}]}, [("authAttributes", ATTRIBUTES)]),
+        ({"custom_attributes": [{"name": "d", "content": "x"}, {"name": "e", "content": [{"data": 1}]}]}, []),
         ({"admin_credentials": {"bearerToken": "t"}}, []),
         ({"admin_credentials": {"clientCertificate": "c", "clientKey": "k"}}, []),
         (

@@ -95,7 +95,9 @@ def test_a_change_the_platform_must_know_is_one_put_on_the_same_uuid(double):
     outs = provider.update(olds["uuid"], olds, news).outs
     assert outs["uuid"] == olds["uuid"]
     record = double.records[olds["uuid"]]
-    assert record.url == "http://x509.ilm.svc.cluster.local:9090" and record.custom_attributes == [{"name": "d", "content": "x"}]
+    assert record.url == "http://x509.ilm.svc.cluster.local:9090" and record.custom_attributes == [
+        {"name": "d", "content": [{"data": "x"}]}
+    ]
     assert double.count(*REGISTER) == 1 and double.count("PUT", "/v2/connectors/{uuid}") == 1
 
 

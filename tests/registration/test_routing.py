@@ -129,7 +129,7 @@ def test_same_request_through_the_proxy_with_kubeconfig_credentials(credential, 
         "url": "http://otpki-connector.ilm.svc.cluster.local:8080",
         "authType": "none",
         "authAttributes": [],
-        "customAttributes": [{"name": "description", "content": "x"}],
+        "customAttributes": [{"name": "description", "content": [{"data": "x"}]}],
     }
     assert result.outs["uuid"]
     seen = standin.requests[0]
