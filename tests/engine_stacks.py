@@ -148,3 +148,26 @@ def stack_maker(engine: dict[str, str], tmp_path: pathlib.Path) -> Iterator[Call
         if os.environ.get("PULUMI_BACKEND_URL"):
             s.stack.workspace.remove_stack(s.stack.name, force=True)
         shutil.rmtree(s.work_dir, ignore_errors=True)
+
+
+def import_saved_stack(
+    engine: dict[str, str], tmp_path: pathlib.Path, saved: pathlib.Path, name: str, passphrase: str, platform_url: str
+) -> auto.Stack:
+    """A state saved in ``saved`` (``state.json``, ``Pulumi.<name>.yaml`` with the secrets' salt,
+    ``platform-url``) imported into a new stack of the same name, the saved platform URL
+    replaced by ``platform_url``."""
+    old_url = (saved / "platform-url").read_text().strip()
+    work, state = tmp_path / "work", tmp_path / "state"
+    work.mkdir()
+    state.mkdir()
+    env = {k: v for k, v in engine.items() if k != "TOOLS_BIN"} | {"PULUMI_BACKEND_URL": f"file://{state}"}
+    env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
+    command = auto.PulumiCommand(root=str(pathlib.Path(engine["TOOLS_BIN"]).parent), skip_version_check=True)
+    stack = create_inline_stack(name, connectors_program, work, env, command)
+    settings = (saved / file_name(name)).read_text().replace(old_url, platform_url)
+    (work / file_name(name)).write_text(settings)
+    exported = tmp_path / "state.json"
+    exported.write_text((saved / "state.json").read_text().replace(old_url, platform_url))
+    pulumi = pathlib.Path(engine["TOOLS_BIN"]) / "pulumi"
+    subprocess.run([str(pulumi), "stack", "import", "--stack", name, "--file", str(exported)], cwd=work, env=env, check=True)
+    return stack

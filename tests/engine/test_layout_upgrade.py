@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import json
 import pathlib
-import subprocess
 from typing import Any
 
 import yaml
 from pulumi import automation as auto
 
-from components.program import connectors_program
-from scripts.engine_tools import create_inline_stack
-
 from ..conftest import DATA
-from ..engine_stacks import changes
+from ..engine_stacks import changes, import_saved_stack
 from ..platform_double import platform_double
 
 SAVED = DATA / "pre-layout-stack"
@@ -35,23 +31,7 @@ def pickled_module(state: dict[str, Any]) -> str:
 
 
 def imported_stack(engine: dict[str, str], tmp_path: pathlib.Path, platform_url: str) -> auto.Stack:
-    """The saved state imported into a new stack of the same name, with the saved settings (the
-    secrets' salt and config); the saved platform URL becomes ``platform_url``."""
-    old_url = (SAVED / "platform-url").read_text().strip()
-    work, state = tmp_path / "work", tmp_path / "state"
-    work.mkdir()
-    state.mkdir()
-    env = {k: v for k, v in engine.items() if k != "TOOLS_BIN"} | {"PULUMI_BACKEND_URL": f"file://{state}"}
-    env["PULUMI_CONFIG_PASSPHRASE"] = "pre-layout-state"
-    command = auto.PulumiCommand(root=str(pathlib.Path(engine["TOOLS_BIN"]).parent), skip_version_check=True)
-    stack = create_inline_stack("layout", connectors_program, work, env, command)
-    settings = (SAVED / "Pulumi.layout.yaml").read_text().replace(old_url, platform_url)
-    (work / "Pulumi.layout.yaml").write_text(settings)
-    exported = tmp_path / "state.json"
-    exported.write_text((SAVED / "state.json").read_text().replace(old_url, platform_url))
-    pulumi = pathlib.Path(engine["TOOLS_BIN"]) / "pulumi"
-    subprocess.run([str(pulumi), "stack", "import", "--stack", "layout", "--file", str(exported)], cwd=work, env=env, check=True)
-    return stack
+    return import_saved_stack(engine, tmp_path, SAVED, "layout", "pre-layout-state", platform_url)
 
 
 def test_a_stack_from_before_the_layout_is_refreshed_updated_and_destroyed_unchanged(engine, tmp_path, monkeypatch):

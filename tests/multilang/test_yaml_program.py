@@ -104,6 +104,7 @@ def test_a_bad_field_fails_preview_naming_it_without_its_value(yaml_stack, doubl
     yaml_connector(program, "payments")["replicas"] = -3
     yaml_connector(program, "payments")["serviceAccount"] = {"name": "Not_A_Label-CANARY"}
     yaml_connector(program, "payments")["strategy"] = {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}
+    yaml_connector(program, "timestamps")["registration"]["customAttributes"] = [{"name": "region", "content": ["CANARY"]}]
     stack = yaml_stack(program, name="bad", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
     with pytest.raises(auto.CommandError):
         stack.preview()
@@ -112,6 +113,7 @@ def test_a_bad_field_fails_preview_naming_it_without_its_value(yaml_stack, doubl
     assert "- replicas: Input should be greater than or equal to 0 (got an integer)" in text
     assert "- serviceAccount.name: must be a DNS-1123 label" in text
     assert "- strategy: rollingUpdate can only be set when type is RollingUpdate" in text
+    assert "- registration.customAttributes[0].content: must be a value or an object (the operator's form" in text
     assert "CANARY" not in text and "-3" not in text
     assert "Traceback" not in text and 'File "' not in text
     assert double.calls == []
