@@ -344,5 +344,6 @@ def test_registration_through_the_real_api_server_proxy(cluster, make_stack, tmp
     requests = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r["path"] for r in requests] == ["/api/v2/connector/register"]
     assert requests[0]["body"]["url"] == f"http://otpki-connector.{ns}.svc.cluster.local:8080"
-    assert requests[0]["body"]["customAttributes"] == spec["registration"]["customAttributes"]
+    sent = [{"name": a["name"], "content": [{"data": a["content"]}]} for a in spec["registration"]["customAttributes"]]
+    assert requests[0]["body"]["customAttributes"] == sent, "the sample's attributes, as the Core reads them"
     stack.destroy()

@@ -17,8 +17,8 @@ from components.render.checksum import ReferencedData, config_checksum
 
 from ..conftest import stack_connectors
 from ..engine_stacks import changes
+from ..operator_objects import operator_objects
 from ..platform_double import platform_double
-from ..test_render import operator_objects
 from .local_cluster import TOKEN
 from .test_cluster import namespace, prepare_referenced_objects, with_namespace
 

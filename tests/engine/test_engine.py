@@ -132,7 +132,7 @@ def test_secret_attribute_never_in_plain_text(make_stack):
         stack = make_stack([config])
         stack.set_connectors([config], secret=True)
         stack.up()
-        assert double.requests[0]["authAttributes"] == [{"name": "apiKey", "content": SECRET_CONTENT}]
+        assert double.requests[0]["authAttributes"] == [{"name": "apiKey", "content": [{"data": SECRET_CONTENT}]}]
     state = stack.state_file()
     assert "x509-registration" in state and "ciphertext" in state
     assert SECRET_CONTENT not in state
@@ -181,7 +181,7 @@ def test_missing_references_stop_preview_and_up_before_anything_changes(make_sta
     from components.reference_reader import ClusterReader
 
     from ..apiserver_standin import GOOD_TOKEN, api_server_standin
-    from ..test_routing import kubeconfig_for
+    from ..registration.test_routing import kubeconfig_for
 
     with api_server_standin(tmp_path) as standin:
         standin.objects["/api/v1/namespaces/ilm-system/configmaps/ejbca-connector-config"] = {

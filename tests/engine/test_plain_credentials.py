@@ -77,6 +77,6 @@ def test_a_credential_set_with_path_and_secret_is_nowhere_in_state(make_stack):
         stack.preview()
         assert "is a credential in plain stack config" not in "\n".join(stack.output)
         stack.up()
-        assert len(double.requests) == 1 and double.requests[0]["authAttributes"][0]["content"] == PASSWORD
+        assert len(double.requests) == 1 and double.requests[0]["authAttributes"][0]["content"] == [{"data": PASSWORD}]
         state = stack.state_file()
     assert PASSWORD not in state and TOKEN not in state

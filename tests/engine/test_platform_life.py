@@ -121,7 +121,7 @@ def test_a_new_url_edits_the_record_in_place_and_preview_lists_it(make_stack, do
     assert counts(double) == {"register": 1}, "preview calls nothing"
     assert uuid_of(stack.up()) == uuid
     assert double.records[uuid].url == "http://x509.ilm.svc.cluster.local:9090"
-    assert double.records[uuid].custom_attributes == [{"name": "description", "content": "new"}]
+    assert double.records[uuid].custom_attributes == [{"name": "description", "content": [{"data": "new"}]}]
     assert counts(double) == {"register": 1, "put": 1}
     assert changes(stack.up().summary.resource_changes) == {}
     assert counts(double) == {"register": 1, "put": 1}

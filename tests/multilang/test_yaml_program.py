@@ -104,7 +104,7 @@ def test_a_bad_field_fails_preview_naming_it_without_its_value(yaml_stack, doubl
     yaml_connector(program, "payments")["replicas"] = -3
     yaml_connector(program, "payments")["serviceAccount"] = {"name": "Not_A_Label-CANARY"}
     yaml_connector(program, "payments")["strategy"] = {"type": "Recreate", "rollingUpdate": {"maxSurge": 1}}
-    yaml_connector(program, "timestamps")["registration"]["customAttributes"] = [{"name": "region", "content": ["CANARY"]}]
+    yaml_connector(program, "payments")["registration"]["customAttributes"] = [{"name": "region", "content": ["CANARY"]}]
     stack = yaml_stack(program, name="bad", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
     with pytest.raises(auto.CommandError):
         stack.preview()

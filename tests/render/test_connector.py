@@ -12,6 +12,7 @@ from components.render.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
 from components.render.meta import labels as labels_of
 
+from ..operator_objects import operator_objects
 from .workloads import RESTRICTED, SELECTOR
 
 
@@ -301,16 +302,6 @@ def test_scheduling_and_image_fields_pass_through(minimal):
     assert pod(r)["terminationGracePeriodSeconds"] == 60
     assert main(r)["command"] == ["/bin/c"] and main(r)["args"] == ["--x"] and main(r)["imagePullPolicy"] == "Always"
     assert main(r)["resources"] == {"limits": {"cpu": "1"}}
-
-
-def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKSUM) -> dict[str, dict[str, Any]]:
-    """The reference operator's rendering of its `full` sample (tests/data), by kind."""
-    import yaml
-
-    from ..conftest import DATA
-
-    text = (DATA / "operator-full-objects.yaml").read_text().replace("NAMESPACE", namespace).replace("CHECKSUM", checksum)
-    return {o["kind"]: o for o in yaml.safe_load_all(text)}
 
 
 def test_from_operator_renders_the_operators_pod_template_exactly():
