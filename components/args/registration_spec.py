@@ -67,7 +67,7 @@ class AttributeArgs(Model):
     or the platform's."""
 
     name: NonEmpty
-    """The attribute's name (a custom attribute's names an attribute definition on the platform)."""
+    """The attribute's name (a custom attribute's must be the name of an attribute definition on the platform)."""
     content: Annotated[JsonValue, BeforeValidator(bounded), AfterValidator(_attribute_content)] = None
     """The attribute's content: a value or an object, as the operator's samples write it (sent as
     `[{data: <value>}]`; an object with `data` is sent as `[<object>]`), or a list of content

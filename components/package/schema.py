@@ -31,13 +31,26 @@ from .package_registration import schema_resource
 ANY = {"$ref": "pulumi.json#/Any"}
 KUBERNETES_PACKAGE = version("pulumi_kubernetes")
 """The Kubernetes package whose types the free-form blocks are (the one the SDK installed asks for)."""
+KUBERNETES_RANGE = f">={KUBERNETES_PACKAGE},<5"
 LANGUAGES = {
-    "python": {"respectSchemaVersion": True, "packageName": "pulumi_connectors"},
-    "nodejs": {"packageName": "@otilm/pulumi-connectors", "respectSchemaVersion": True},
+    "python": {
+        "respectSchemaVersion": True,
+        "packageName": "pulumi_connectors",
+        "requires": {"pulumi-kubernetes": KUBERNETES_RANGE},
+        "pyproject": {"enabled": True},
+    },
+    "nodejs": {
+        "packageName": "@otilm/pulumi-connectors",
+        "respectSchemaVersion": True,
+        "dependencies": {"@pulumi/kubernetes": f"^{KUBERNETES_PACKAGE}"},
+    },
     "go": {"importBasePath": "github.com/otilm/pulumi-connectors/sdk/go/connectors", "respectSchemaVersion": True},
     "csharp": {"rootNamespace": "Otilm", "respectSchemaVersion": True},
 }
-"""Where generated SDKs go: outside Pulumi's own npm scope and Go import path."""
+"""Where generated SDKs go (outside Pulumi's own npm scope and Go import path), and the
+Kubernetes SDK each needs for the free-form blocks' types (the README shows these names)."""
+TYPE_NAMES = {"RegistrationArgs": "ConnectorRegistration"}
+"""Object types whose model's name is a resource's (Go would generate ``RegistrationTypeArgs``)."""
 PYTHON_ONLY = {"source"}
 """Fields only a Python caller can give (a resource object of the same program): not in the schema."""
 
@@ -61,7 +74,7 @@ COMPONENTS: dict[str, tuple[str, type[BaseModel], type[BaseModel]]] = {
 
 
 def type_name(model: type[BaseModel]) -> str:
-    return model.__name__.removesuffix("Args").lstrip("_")
+    return TYPE_NAMES.get(model.__name__) or model.__name__.removesuffix("Args").lstrip("_")
 
 
 def pascal(name: str) -> str:

@@ -2,7 +2,10 @@ module example.com/connectors-go-example
 
 go 1.26.6
 
-require github.com/pulumi/pulumi/sdk/v3 v3.274.1
+require (
+	github.com/pulumi/pulumi-kubernetes/sdk/v4 v4.25.0
+	github.com/pulumi/pulumi/sdk/v3 v3.274.1
+)
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
@@ -69,6 +72,7 @@ require (
 	github.com/nxadm/tail v1.4.11 // indirect
 	github.com/opentracing/basictracer-go v1.1.0 // indirect
 	github.com/opentracing/opentracing-go v1.2.0 // indirect
+	github.com/otilm/pulumi-connectors/sdk v0.0.0
 	github.com/pgavlin/fx v0.1.6 // indirect
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
@@ -120,3 +124,5 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	lukechampine.com/frand v1.4.2 // indirect
 )
+
+replace github.com/otilm/pulumi-connectors/sdk => ../../sdk

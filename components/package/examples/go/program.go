@@ -1,54 +1,38 @@
-// Two connectors from a Go program, through the component package (see the README, "Use from
-// any Pulumi language"). main.go runs it through Go's Automation API; the tests run both as they are.
+// Two connectors from a Go program, through the component package and its generated SDK (see the
+// README, "Other languages: the component package"). main.go runs it through Go's Automation API;
+// the tests run both as they are.
 package main
 
 import (
+	"github.com/otilm/pulumi-connectors/sdk/go/connectors"
+	"github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
-// Connector is the package's connectors:index:Connector, a remote component: the package's
-// provider builds it, so no generated SDK is needed.
-type Connector struct {
-	pulumi.ResourceState
-
-	Endpoint       pulumi.StringOutput    `pulumi:"endpoint"`
-	CurrentImage   pulumi.StringOutput    `pulumi:"currentImage"`
-	ConfigChecksum pulumi.StringOutput    `pulumi:"configChecksum"`
-	Children       pulumi.StringMapOutput `pulumi:"children"`
-	Registration   pulumi.StringMapOutput `pulumi:"registration"`
-}
-
-func newConnector(ctx *pulumi.Context, name string, args pulumi.Map, opts ...pulumi.ResourceOption) (*Connector, error) {
-	var connector Connector
-	err := ctx.RegisterRemoteComponentResource("connectors:index:Connector", name, args, &connector, opts...)
-	return &connector, err
-}
-
 func program(ctx *pulumi.Context) error {
 	conf := config.New(ctx, "")
 	// Renders the objects to a folder (no cluster); leave it out to apply to the kubeconfig's cluster.
-	var kubernetes pulumi.ProviderResourceState
-	err := ctx.RegisterResource("pulumi:providers:kubernetes", "kubernetes", pulumi.Map{
-		"renderYamlToDirectory": pulumi.String(conf.Get("renderDirectory")),
-	}, &kubernetes)
+	provider, err := kubernetes.NewProvider(ctx, "kubernetes", &kubernetes.ProviderArgs{
+		RenderYamlToDirectory: pulumi.StringPtr(conf.Get("renderDirectory")),
+	})
 	if err != nil {
 		return err
 	}
-	platformURL := conf.Require("platformUrl")
+	platformURL := pulumi.String(conf.Require("platformUrl"))
 	tag := conf.Get("imageTag")
 	if tag == "" {
 		tag = "v1.4.0"
 	}
-	payments, err := newConnector(ctx, "payments", pulumi.Map{
-		"name":      pulumi.String("payments"),
-		"namespace": pulumi.String("ilm"),
-		"image":     pulumi.Map{"repository": pulumi.String("registry.example.com/connectors/payments"), "tag": pulumi.String(tag)},
-		"env":       pulumi.Array{pulumi.Map{"name": pulumi.String("API_KEY"), "value": conf.RequireSecret("apiKey")}},
-		"registration": pulumi.Map{
-			"platformUrl": pulumi.String(platformURL), "name": pulumi.String("Payments"), "authType": pulumi.String("none"),
+	payments, err := connectors.NewConnector(ctx, "payments", &connectors.ConnectorArgs{
+		Name:      pulumi.String("payments"),
+		Namespace: pulumi.String("ilm"),
+		Image:     &connectors.ImageArgs{Repository: pulumi.String("registry.example.com/connectors/payments"), Tag: pulumi.String(tag)},
+		Env:       connectors.EnvVarArray{&connectors.EnvVarArgs{Name: pulumi.String("API_KEY"), Value: conf.RequireSecret("apiKey")}},
+		Registration: &connectors.ConnectorRegistrationArgs{
+			PlatformUrl: platformURL, Name: pulumi.String("Payments"), AuthType: connectors.ConnectorRegistrationAuthTypeNone,
 		},
-	}, pulumi.Providers(&kubernetes))
+	}, pulumi.Providers(provider))
 	if err != nil {
 		return err
 	}
@@ -56,29 +40,35 @@ func program(ctx *pulumi.Context) error {
 	if replicas == 0 {
 		replicas = 2
 	}
-	lifecycle := pulumi.Map{}
+	lifecycle := &connectors.LifecycleArgs{}
 	if grace, err := conf.TryInt("gracePeriod"); err == nil {
-		lifecycle["terminationGracePeriodSeconds"] = pulumi.Int(grace)
+		lifecycle.TerminationGracePeriodSeconds = pulumi.IntPtr(grace)
 	}
-	timestamps, err := newConnector(ctx, "timestamps", pulumi.Map{
-		"name":      pulumi.String("timestamps"),
-		"namespace": pulumi.String("ilm"),
-		"labels":    pulumi.StringMap{"team": pulumi.String("trust")},
-		"image":     pulumi.Map{"repository": pulumi.String("registry.example.com/connectors/timestamps"), "tag": pulumi.String("v2.0.1")},
-		"replicas":  pulumi.Int(replicas),
-		"service":   pulumi.Map{"port": pulumi.Int(8443)},
-		"lifecycle": lifecycle,
-		"registration": pulumi.Map{
-			"platformUrl": pulumi.String(platformURL), "name": pulumi.String("Timestamps"), "authType": pulumi.String("none"),
-			"customAttributes": pulumi.Array{pulumi.Map{"name": pulumi.String("region"), "content": pulumi.String("eu-west")}},
+	timestamps, err := connectors.NewConnector(ctx, "timestamps", &connectors.ConnectorArgs{
+		Name:      pulumi.String("timestamps"),
+		Namespace: pulumi.String("ilm"),
+		Labels:    pulumi.StringMap{"team": pulumi.String("trust")},
+		Image:     &connectors.ImageArgs{Repository: pulumi.String("registry.example.com/connectors/timestamps"), Tag: pulumi.String("v2.0.1")},
+		Replicas:  pulumi.IntPtr(replicas),
+		Service:   &connectors.ServiceArgs{Port: pulumi.IntPtr(8443)},
+		Lifecycle: lifecycle,
+		Registration: &connectors.ConnectorRegistrationArgs{
+			PlatformUrl: platformURL, Name: pulumi.String("Timestamps"), AuthType: connectors.ConnectorRegistrationAuthTypeNone,
+			CustomAttributes: connectors.AttributeArray{&connectors.AttributeArgs{Name: pulumi.String("region"), Content: pulumi.String("eu-west")}},
 		},
 	}, pulumi.Parent(payments)) // its Kubernetes provider comes from the parent
 	if err != nil {
 		return err
 	}
+	uuid := func(status *connectors.RegistrationStatus) string {
+		if status == nil {
+			return ""
+		}
+		return status.Uuid
+	}
 	ctx.Export("paymentsEndpoint", payments.Endpoint)
-	ctx.Export("paymentsUuid", payments.Registration.MapIndex(pulumi.String("uuid")))
+	ctx.Export("paymentsUuid", payments.Registration.ApplyT(uuid))
 	ctx.Export("timestampsImage", timestamps.CurrentImage)
-	ctx.Export("timestampsUuid", timestamps.Registration.MapIndex(pulumi.String("uuid")))
+	ctx.Export("timestampsUuid", timestamps.Registration.ApplyT(uuid))
 	return nil
 }

@@ -1,19 +1,20 @@
-// Two connectors from a TypeScript program, through the component package (see the README,
-// "Other languages: the component package"). The tests run this program as it is, through Node's
-// Automation API (src/deploy.ts), with the real engine.
+// Two connectors from a TypeScript program, through the component package and its generated
+// SDK (see the README, "Other languages: the component package"). The tests run this program as
+// it is, through Node's Automation API (src/deploy.ts), with the real engine.
+import * as connectors from "@otilm/pulumi-connectors";
+import * as kubernetes from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { Connector, KubernetesProvider } from "./connectors";
 
 export async function program() {
     const config = new pulumi.Config();
     // Renders the objects to a folder (no cluster); leave it out to apply to the kubeconfig's cluster.
-    const kubernetes = new KubernetesProvider("kubernetes", {
+    const provider = new kubernetes.Provider("kubernetes", {
         renderYamlToDirectory: config.get("renderDirectory"),
         kubeconfig: config.get("kubeconfig"),
     });
     const platformUrl = config.require("platformUrl");
 
-    const payments = new Connector(
+    const payments = new connectors.Connector(
         "payments",
         {
             name: "payments",
@@ -22,9 +23,9 @@ export async function program() {
             env: [{ name: "API_KEY", value: config.requireSecret("apiKey") }],
             registration: { platformUrl, name: "Payments", authType: "none" },
         },
-        { providers: [kubernetes] },
+        { providers: [provider] },
     );
-    const timestamps = new Connector(
+    const timestamps = new connectors.Connector(
         "timestamps",
         {
             name: "timestamps",

@@ -1,0 +1,2 @@
+// Connectors and proxies of the platform on Kubernetes, with their registration.
+package connectors
