@@ -106,6 +106,26 @@ class IngressArgs(Model):
     """Annotations on the Ingress."""
 
 
+class HealthCheckArgs(Model):
+    """How the connector's health endpoint is watched between runs (`status`, `status --check`),
+    as the operator's `Healthy` condition watches it; nothing is rendered from it."""
+
+    enabled: bool = True
+    """Watch the health endpoint."""
+    path: AbsolutePath | None = None
+    """The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found)."""
+    period_seconds: Annotated[int, Field(ge=10, le=86400)] = 30
+    """Seconds between checks (at least 10)."""
+    timeout_seconds: Annotated[int, Field(ge=1, le=30)] = 10
+    """How long one check waits for the answer (at most 30, and never above the period)."""
+
+    @model_validator(mode="after")
+    def _timeout_within_period(self) -> HealthCheckArgs:
+        if self.timeout_seconds > self.period_seconds:
+            raise ValueError("timeoutSeconds must not be above periodSeconds")
+        return self
+
+
 class ConnectorSpec(WorkloadSpec):
     """The ``spec`` of a Connector resource."""
 
@@ -123,6 +143,8 @@ class ConnectorSpec(WorkloadSpec):
     """An Ingress routing to the connector."""
     registration: RegistrationArgs | None = None
     """The connector's registration with the platform, done once."""
+    health_check: HealthCheckArgs = HealthCheckArgs()
+    """How the connector's health is watched between runs (renders nothing)."""
 
 
 class ConnectorArgs(ConnectorSpec, Identity):

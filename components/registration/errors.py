@@ -15,6 +15,10 @@ class RegistrationError(Exception):
         self.status = status
 
 
+class NoAnswer(RegistrationError):
+    """The deadline passed before any attempt got a complete answer."""
+
+
 def no_answer(what: str, deadline_seconds: float, hint: str = "") -> str:
     """The deadline passed before any attempt got a complete answer."""
     return f"{what} failed: no complete answer within {deadline_seconds:g} s{hint}"

@@ -43,6 +43,8 @@ class Operation:
     """Statuses returned to the caller, who decides (say 404 or 409); others fail with the status alone."""
     unanswered: str = ""
     """Added to the message when an attempt got no complete answer (what the platform may hold now)."""
+    read_body: bool = True
+    """Read the answer's body as JSON (a health check needs the status only)."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +56,10 @@ class Answer:
 
 
 class _Retryable(Exception):
-    def __init__(self, reason: str, retry_after: float | None = None, unanswered: bool = False) -> None:
-        self.reason, self.retry_after, self.unanswered = reason, retry_after, unanswered
+    def __init__(
+        self, reason: str, retry_after: float | None = None, unanswered: bool = False, status: int | None = None
+    ) -> None:
+        self.reason, self.retry_after, self.unanswered, self.status = reason, retry_after, unanswered, status
 
 
 @dataclass
@@ -113,11 +117,12 @@ class Sender:
         if attempts.last is not None:
             return self._gave_up(operation, attempts.last, attempts.count - (not sent), unanswered)
         hint = operation.unanswered if unanswered else ""
-        return RegistrationError(errors.no_answer(operation.what, self.retry.deadline_seconds, hint))
+        return errors.NoAnswer(errors.no_answer(operation.what, self.retry.deadline_seconds, hint))
 
     def _gave_up(self, operation: Operation, failure: _Retryable, attempts: int, unanswered: bool) -> RegistrationError:
         hint = operation.unanswered if unanswered else ""
-        return RegistrationError(errors.gave_up(operation.what, failure.reason, attempts, self.retry.deadline_seconds, hint))
+        message = errors.gave_up(operation.what, failure.reason, attempts, self.retry.deadline_seconds, hint)
+        return RegistrationError(message, failure.status)
 
     def _send_once(self, client: httpx.Client, operation: Operation) -> Answer:
         what = operation.what
@@ -140,12 +145,14 @@ class Sender:
     def _answer(self, response: httpx.Response, operation: Operation) -> Answer:
         status, what = response.status_code, operation.what
         if status >= 500 or status == 429:
-            raise _Retryable(f"status {status}", retry_after(response.headers.get("retry-after"), time.time()))
+            raise _Retryable(f"status {status}", retry_after(response.headers.get("retry-after"), time.time()), status=status)
         if status in operation.passed_through:
             return Answer(status, None)
         if status in (401, 403):
             raise RegistrationError(f"{what} failed with status {status}{self.destination.refusal_suffix}", status)
         if status not in operation.ok:
             raise RegistrationError(f"{what} failed with status {status}", status)
+        if not operation.read_body:
+            return Answer(status, None)
         body = read_body(response.iter_raw(), response.headers.get("content-encoding", ""))
         return Answer(status, parse_json(body))

@@ -9,9 +9,8 @@ import json
 import os
 import sys
 
-from pulumi import automation as auto
-
 from program import program
+from pulumi import automation as auto
 
 
 def main(operation: str, stack_name: str, work_dir: str) -> dict:
