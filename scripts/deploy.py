@@ -66,11 +66,23 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="save state once at the end, not after every step (much faster for large stacks; see the README for the cost)",
     )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
+    add_review_flags(parser)
+    options = parser.parse_args(argv)
+    refuse_what_does_not_go_together(parser, options)
+    return options
+
+
+def add_review_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of reviewing and selecting: diff, refresh, render's folder, status's check, targets."""
     parser.add_argument("--diff", action="store_true", help="show the detailed diff of every change")
     parser.add_argument(
         "--refresh", action="store_true", help="preview/up: read the live objects first, so the diff is against the cluster"
     )
     parser.add_argument("--out", metavar="DIR", help="render: the folder the manifests are written to")
+    parser.add_argument(
+        "--check", action="store_true", help="status: list every problem (not Ready, not Healthy, drift...), exit non-zero on any"
+    )
+    parser.add_argument("--json", action="store_true", help="status --check: the problems as JSON")
     parser.add_argument(
         "--shard", metavar="K/N", help="with --stacks: only the K-th of N equal shares of the stacks (CI runners)"
     )
@@ -80,7 +92,10 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--clear-pending-creates", action="store_true", help="refresh: drop creates a killed run left pending from state"
     )
     parser.add_argument("--work-dir", default=str(ROOT), help="the project folder (Pulumi.yaml and stacks/)")
-    options = parser.parse_args(argv)
+
+
+def refuse_what_does_not_go_together(parser: argparse.ArgumentParser, options: argparse.Namespace) -> None:
+    """Flags that do not go together are refused, naming them."""
     if options.parallel < 1:
         parser.error("--parallel must be at least 1")
     if options.engine_parallel is not None and options.engine_parallel < 1:
@@ -95,11 +110,14 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--refresh applies to up and preview only")
     if options.operation == "render" and not options.out:
         parser.error("render needs --out DIR")
+    if (options.check or options.json) and options.operation != "status":
+        parser.error("--check and --json apply to status only")
+    if options.json and not options.check:
+        parser.error("--json applies to status --check")
     if options.stacks and options.operation in ("render", "status"):
         parser.error(f"{options.operation} takes one --stack")
     if options.shard is not None:
         options.shard = shard_of(parser, options.shard)
-    return options
 
 
 def shard_of(parser: argparse.ArgumentParser, text: str) -> tuple[int, int]:
@@ -122,9 +140,10 @@ def run_stack(options: RunOptions) -> tuple[int, RunReport]:
     try:
         if options.operation in ("render", "status"):
             from scripts.render_stack import render
+            from scripts.stack_check import check
             from scripts.stack_status import status
 
-            code = (render if options.operation == "render" else status)(options)
+            code = (render if options.operation == "render" else check if options.check else status)(options)
             report.result = "succeeded" if code == 0 else "failed"
         else:
             from scripts.stack_run import run

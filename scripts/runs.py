@@ -34,6 +34,10 @@ class RunOptions:
     clear_pending_creates: bool = False
     out: str | None = None
     """render: the folder the manifests go to."""
+    check: bool = False
+    """status: every problem, and a non-zero exit when there is one."""
+    json: bool = False
+    """status --check: the problems as JSON."""
 
     def for_stack(self, stack: str) -> RunOptions:
         return dataclasses.replace(self, stack=stack)

@@ -1,7 +1,9 @@
 """``deploy.py status --stack S``: a table of the stack's connectors and proxies, as
 ``kubectl get connector`` shows them: namespace, image, ready replicas (from the cluster when
-it can be reached), the registration's uuid and status in state, and the platform's status
-when admin credentials are configured. Read-only: nothing changes the state or the platform.
+it can be reached), live health (``live_health``), the registration's uuid and status in state,
+and the platform's status when admin credentials are configured. ``--check`` instead lists
+every problem and exits non-zero (``stack_check``). Read-only: nothing changes the state, the
+cluster or the platform.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.live_health import Health, probe_health
+from components.program import parse_connectors, resource_names
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.tokens import COMPONENTS
 from scripts.runs import RunOptions
@@ -28,6 +32,7 @@ class Row:
     namespace: str = "-"
     image: str = "-"
     ready: str = "-"
+    health: str = "-"
     uuid: str = "-"
     status: str = "-"
     platform: str = "-"
@@ -58,6 +63,7 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
 def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | None, context: str | None) -> dict[str, str]:
     """``ready/desired`` of each Deployment, read from the cluster; empty when it cannot be reached."""
     from kubernetes import client
+    from kubernetes.client.exceptions import ApiException
 
     from components.registration.cluster_access import client_configuration
 
@@ -66,11 +72,21 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
         found = {}
         for urn, deployment in deployments.items():
             meta = deployment["inputs"]["metadata"]
-            live = apps.read_namespaced_deployment(meta["name"], meta.get("namespace", "default"), _request_timeout=10)
+            try:
+                live = apps.read_namespaced_deployment(meta["name"], meta.get("namespace", "default"), _request_timeout=10)
+            except ApiException as error:
+                if error.status != 404:
+                    raise
+                found[urn] = MISSING
+                continue
             found[urn] = f"{live.status.ready_replicas or 0}/{live.spec.replicas}"
         return found
-    except Exception:  # unreachable, refused, not there: the column says "-"
+    except Exception:  # unreachable, refused: the column says "-"
         return {}
+
+
+MISSING = "missing"
+"""The Deployment is not in the cluster."""
 
 
 SECRET_SIG = "4dabf18193072939515e22adb298388d"
@@ -102,32 +118,73 @@ def platform_status(registration: dict[str, Any]) -> str:
     return record.status if record is not None else "not on the platform"
 
 
+@dataclass
+class Live:
+    """What the state, the stack's config and the cluster say of the stack's workloads now."""
+
+    rows: list[Row]
+    entries: dict[str, Any]
+    """Each connector's entry (``ConnectorEntry``) by its resource name."""
+    expects_registration: set[str]
+    render_mode: bool
+    cluster_unreachable: bool
+
+
+def connector_entries(config: dict[str, Any]) -> dict[str, Any]:
+    """The stack's connector entries by resource name (as the program names them)."""
+    raw = config.get("connectors:connectors")
+    entries = parse_connectors(json.loads(raw)) if raw else []
+    return dict(zip(resource_names(entries), entries, strict=True))
+
+
+def health_of(row: Row, entry: Any, endpoint: str | None, cluster: tuple[str | None, str | None]) -> str:
+    if entry is None or not endpoint:
+        return "-"
+    if row.ready in ("-", MISSING) or row.ready.startswith("0/"):
+        return str(Health("Unknown", "not running" if row.ready != "-" else "cluster unreachable"))
+    return str(probe_health(endpoint, entry.spec.health_check, *cluster))
+
+
+def observe(options: RunOptions) -> tuple[Any, Live]:
+    """The stack, and its workloads as they are now (``auto.CommandError`` when it cannot be opened)."""
+    stack = open_stack(options)
+    resources = stack.export_stack().deployment.get("resources", [])
+    config = {key: value.value for key, value in stack.get_all_config().items()}
+    rows, deployments = rows_of(resources)
+    render_mode = bool(config.get("connectors:renderDirectory"))
+    cluster = (
+        config.get("connectors:kubeconfig") or config.get("kubernetes:kubeconfig"),
+        config.get("connectors:context") or config.get("kubernetes:context"),
+    )
+    ready = {} if render_mode else ready_replicas(deployments, *cluster)
+    registrations = {r.get("parent"): r for r in resources if r["type"] in REGISTRATIONS}
+    components = [r for r in resources if r["type"] in COMPONENTS]
+    entries = connector_entries(config)
+    for row, component in zip(rows, components, strict=True):
+        row.ready = ready.get(component["urn"], "-")
+        endpoint = component.get("outputs", {}).get("endpoint") if row.kind == "connector" else None
+        row.health = "-" if render_mode else health_of(row, entries.get(row.name), endpoint, cluster)
+        if component["urn"] in registrations:
+            row.platform = platform_status(registrations[component["urn"]])
+    expects = {name for name, entry in entries.items() if entry.spec.registration is not None}
+    unreachable = not render_mode and bool(deployments) and not ready
+    return stack, Live(rows, entries, expects, render_mode, unreachable)
+
+
 def status(options: RunOptions) -> int:
     try:
-        stack = open_stack(options)
-        resources = stack.export_stack().deployment.get("resources", [])
-        config = {key: value.value for key, value in stack.get_all_config().items()}
+        _, live = observe(options)
     except auto.CommandError as error:
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
         return 1
-    rows, deployments = rows_of(resources)
-    render_mode = bool(config.get("connectors:renderDirectory"))
-    kubeconfig = config.get("connectors:kubeconfig") or config.get("kubernetes:kubeconfig")
-    context = config.get("connectors:context") or config.get("kubernetes:context")
-    ready = {} if render_mode else ready_replicas(deployments, kubeconfig, context)
-    registrations = {r.get("parent"): r for r in resources if r["type"] in REGISTRATIONS}
-    for row, urn in zip(rows, [r["urn"] for r in resources if r["type"] in COMPONENTS], strict=True):
-        row.ready = ready.get(urn, "-")
-        if urn in registrations:
-            row.platform = platform_status(registrations[urn])
-    print_table(rows)
-    if not render_mode and deployments and not ready:
-        print("(the cluster could not be reached: ready replicas unknown)")
+    print_table(live.rows)
+    if live.cluster_unreachable:
+        print("(the cluster could not be reached: ready replicas and health unknown)")
     return 0
 
 
 def print_table(rows: list[Row]) -> None:
-    header = Row("KIND", "NAME", "NAMESPACE", "IMAGE", "READY", "UUID", "STATUS", "PLATFORM")
+    header = Row("KIND", "NAME", "NAMESPACE", "IMAGE", "READY", "HEALTH", "UUID", "STATUS", "PLATFORM")
     cells = [[str(getattr(r, f)) for f in Row.__dataclass_fields__] for r in [header, *rows]]
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     for row in cells:

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import base64
-import contextlib
 import copy
 import json
-import os
 import pathlib
-import shutil
-import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -30,6 +25,7 @@ from ..conftest import SAMPLE_STACKS, stack_connectors
 from ..engine_stacks import changes
 from ..platform_double import platform_double
 from .local_cluster import NODE
+from .netns import POD_GATEWAY, servers_in_a_network_namespace
 
 RESTRICTED = {"pod-security.kubernetes.io/enforce": "restricted"}
 
@@ -227,45 +223,10 @@ def test_every_sample_stack_on_the_cluster(cluster, make_stack, sample):
     assert client.CoreV1Api(cluster.api()).list_namespaced_service(ns).items == []
 
 
-@contextlib.contextmanager
-def platform_in_a_network_namespace(pod_ip: str, log: pathlib.Path) -> Iterator[None]:
-    """A network namespace of the test's own, joined to the host by a veth pair, where the
-    platform double listens on the address kwok gave the platform's Pod. Removed at the end."""
-    if shutil.which("ip") is None or os.geteuid() != 0:
-        pytest.skip("needs root and iproute2 to make a network namespace")
-    tag = uuid.uuid4().hex[:6]
-    netns, host_end, ns_end = f"platform-{tag}", f"vh{tag}", f"vn{tag}"
-
-    def ip(*args: str) -> None:
-        subprocess.run(["ip", *args], check=True, capture_output=True)
-
-    process = None
-    ip("netns", "add", netns)
-    try:
-        ip("link", "add", host_end, "type", "veth", "peer", "name", ns_end)
-        ip("link", "set", ns_end, "netns", netns)
-        ip("addr", "add", f"{POD_GATEWAY}/24", "dev", host_end)
-        ip("link", "set", host_end, "up")
-        ip("netns", "exec", netns, "ip", "addr", "add", f"{pod_ip}/24", "dev", ns_end)
-        ip("netns", "exec", netns, "ip", "link", "set", ns_end, "up")
-        ip("netns", "exec", netns, "ip", "link", "set", "lo", "up")
-        script = pathlib.Path(__file__).with_name("netns_double.py")
-        process = subprocess.Popen(["ip", "netns", "exec", netns, sys.executable, str(script), pod_ip, "8080", str(log)])
-        for _ in range(50):
-            probe = subprocess.run(["ip", "netns", "exec", netns, "ss", "-ltn"], capture_output=True, text=True).stdout
-            if f"{pod_ip}:8080" in probe:
-                break
-            time.sleep(0.1)
-        yield
-    finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=10)
-        subprocess.run(["ip", "link", "del", host_end], capture_output=True)
-        subprocess.run(["ip", "netns", "del", netns], capture_output=True)
-
-
-POD_GATEWAY = "10.244.0.254"
+def platform_in_a_network_namespace(pod_ip: str, log: pathlib.Path) -> Any:
+    """The platform double listening on the address kwok gave the platform's Pod (``netns``)."""
+    script = pathlib.Path(__file__).with_name("netns_double.py")
+    return servers_in_a_network_namespace({pod_ip: [sys.executable, str(script), pod_ip, "8080", str(log)]})
 
 
 ADMIN_JWT = "platform-admin-jwt-through-the-proxy"

@@ -107,3 +107,31 @@ def test_the_shards_of_up_never_cancel_each_other():
     concurrency = yaml.safe_load(WORKFLOW.read_text())["jobs"]["up"]["concurrency"]
     assert "${{ matrix.shard }}" in concurrency["group"]
     assert concurrency["cancel-in-progress"] is False
+
+
+CHECK = ROOT / "docs" / "ci" / "connectors-check.yml"
+
+
+def test_the_scheduled_check_fails_its_job_when_a_stack_has_nothing_live_to_check(engine, tmp_path):
+    """Render-mode stacks have no cluster: each says so, and the job fails (the cluster test runs
+    the same step against live stacks, passing and failing)."""
+    workflow = yaml.safe_load(CHECK.read_text())
+    assert workflow[True]["schedule"][0]["cron"] == "*/30 * * * *"  # YAML 1.1 reads the key `on` as true
+    names = ["prod-0", "prod-1"]
+    repo = checkout(tmp_path, {name: stack(name) for name in names})
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("PULUMI_")},
+        **{k: str(v) for k, v in workflow["env"].items() if "${{" not in str(v)},
+        "PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}",
+        "PULUMI_CONFIG_PASSPHRASE": "team-passphrase",
+        "RUNNER_TEMP": str(tmp_path),
+    }
+    (tmp_path / "state").mkdir()
+    for shard in (1, 2, 3):
+        up = run_steps(yaml.safe_load(WORKFLOW.read_text())["jobs"]["up"], repo, env, shard)
+        assert all(s.returncode == 0 for s in up), up[-1].stdout[-3000:]
+    (*_, check) = run_steps(workflow["jobs"]["check"], repo, env, 1)
+    assert check.returncode != 0
+    report = (tmp_path / "check.txt").read_text()
+    for name in names:
+        assert f"stack {name}: nothing live to check: it renders to a folder" in report

@@ -1,4 +1,4 @@
-"""Runs program.py's program through Python's Automation API (inline, with the pulumi CLI of
+"""Runs example_program.py's program through Python's Automation API (inline, with the pulumi CLI of
 PULUMI_ROOT/bin or PATH): python deploy.py <preview|up|destroy> <stack> <work-dir>. The stack's
 config comes as JSON in CONNECTORS_EXAMPLE_CONFIG ({"key": {"value", "secret"}}); the result
 (changes and outputs) is the last line, as JSON."""
@@ -9,7 +9,7 @@ import json
 import os
 import sys
 
-from program import program
+from example_program import program
 from pulumi import automation as auto
 
 

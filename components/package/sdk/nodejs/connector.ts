@@ -69,6 +69,7 @@ export class Connector extends pulumi.ComponentResource {
             resourceInputs["configMapRefs"] = args?.configMapRefs;
             resourceInputs["env"] = args?.env;
             resourceInputs["fromOperator"] = args?.fromOperator;
+            resourceInputs["healthCheck"] = args?.healthCheck;
             resourceInputs["image"] = args?.image;
             resourceInputs["ingress"] = args?.ingress;
             resourceInputs["initContainers"] = args?.initContainers;
@@ -132,6 +133,10 @@ export interface ConnectorArgs {
      * Take over a workload the reference operator runs today without a pod restart: the pod template is rendered exactly as the operator renders it (its managed-by value on the pods, its container security contexts, no default anti-affinity), so the running ReplicaSet is kept. Every object becomes the program's. Turning it off later rolls the pods once.
      */
     fromOperator?: pulumi.Input<boolean | undefined>;
+    /**
+     * How the connector's health is watched between runs (renders nothing).
+     */
+    healthCheck?: pulumi.Input<inputs.HealthCheckArgs | undefined>;
     /**
      * The connector's image.
      */

@@ -60,6 +60,8 @@ type connectorArgs struct {
 	Env []EnvVar `pulumi:"env"`
 	// Take over a workload the reference operator runs today without a pod restart: the pod template is rendered exactly as the operator renders it (its managed-by value on the pods, its container security contexts, no default anti-affinity), so the running ReplicaSet is kept. Every object becomes the program's. Turning it off later rolls the pods once.
 	FromOperator *bool `pulumi:"fromOperator"`
+	// How the connector's health is watched between runs (renders nothing).
+	HealthCheck *HealthCheck `pulumi:"healthCheck"`
 	// The connector's image.
 	Image Image `pulumi:"image"`
 	// An Ingress routing to the connector.
@@ -126,6 +128,8 @@ type ConnectorArgs struct {
 	Env EnvVarArrayInput
 	// Take over a workload the reference operator runs today without a pod restart: the pod template is rendered exactly as the operator renders it (its managed-by value on the pods, its container security contexts, no default anti-affinity), so the running ReplicaSet is kept. Every object becomes the program's. Turning it off later rolls the pods once.
 	FromOperator pulumi.BoolPtrInput
+	// How the connector's health is watched between runs (renders nothing).
+	HealthCheck HealthCheckPtrInput
 	// The connector's image.
 	Image ImageInput
 	// An Ingress routing to the connector.

@@ -1546,6 +1546,203 @@ func (o EnvVarArrayOutput) Index(i pulumi.IntInput) EnvVarOutput {
 	}).(EnvVarOutput)
 }
 
+// How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+type HealthCheck struct {
+	// Watch the health endpoint.
+	Enabled *bool `pulumi:"enabled"`
+	// The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+	Path *string `pulumi:"path"`
+	// Seconds between checks (at least 10).
+	PeriodSeconds *int `pulumi:"periodSeconds"`
+	// How long one check waits for the answer (at most 30, and never above the period).
+	TimeoutSeconds *int `pulumi:"timeoutSeconds"`
+}
+
+// HealthCheckInput is an input type that accepts HealthCheckArgs and HealthCheckOutput values.
+// You can construct a concrete instance of `HealthCheckInput` via:
+//
+//	HealthCheckArgs{...}
+type HealthCheckInput interface {
+	pulumi.Input
+
+	ToHealthCheckOutput() HealthCheckOutput
+	ToHealthCheckOutputWithContext(context.Context) HealthCheckOutput
+}
+
+// How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+type HealthCheckArgs struct {
+	// Watch the health endpoint.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// Seconds between checks (at least 10).
+	PeriodSeconds pulumi.IntPtrInput `pulumi:"periodSeconds"`
+	// How long one check waits for the answer (at most 30, and never above the period).
+	TimeoutSeconds pulumi.IntPtrInput `pulumi:"timeoutSeconds"`
+}
+
+func (HealthCheckArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HealthCheck)(nil)).Elem()
+}
+
+func (i HealthCheckArgs) ToHealthCheckOutput() HealthCheckOutput {
+	return i.ToHealthCheckOutputWithContext(context.Background())
+}
+
+func (i HealthCheckArgs) ToHealthCheckOutputWithContext(ctx context.Context) HealthCheckOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HealthCheckOutput)
+}
+
+func (i HealthCheckArgs) ToHealthCheckPtrOutput() HealthCheckPtrOutput {
+	return i.ToHealthCheckPtrOutputWithContext(context.Background())
+}
+
+func (i HealthCheckArgs) ToHealthCheckPtrOutputWithContext(ctx context.Context) HealthCheckPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HealthCheckOutput).ToHealthCheckPtrOutputWithContext(ctx)
+}
+
+// HealthCheckPtrInput is an input type that accepts HealthCheckArgs, HealthCheckPtr and HealthCheckPtrOutput values.
+// You can construct a concrete instance of `HealthCheckPtrInput` via:
+//
+//	        HealthCheckArgs{...}
+//
+//	or:
+//
+//	        nil
+type HealthCheckPtrInput interface {
+	pulumi.Input
+
+	ToHealthCheckPtrOutput() HealthCheckPtrOutput
+	ToHealthCheckPtrOutputWithContext(context.Context) HealthCheckPtrOutput
+}
+
+type healthCheckPtrType HealthCheckArgs
+
+func HealthCheckPtr(v *HealthCheckArgs) HealthCheckPtrInput {
+	return (*healthCheckPtrType)(v)
+}
+
+func (*healthCheckPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**HealthCheck)(nil)).Elem()
+}
+
+func (i *healthCheckPtrType) ToHealthCheckPtrOutput() HealthCheckPtrOutput {
+	return i.ToHealthCheckPtrOutputWithContext(context.Background())
+}
+
+func (i *healthCheckPtrType) ToHealthCheckPtrOutputWithContext(ctx context.Context) HealthCheckPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HealthCheckPtrOutput)
+}
+
+// How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+type HealthCheckOutput struct{ *pulumi.OutputState }
+
+func (HealthCheckOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HealthCheck)(nil)).Elem()
+}
+
+func (o HealthCheckOutput) ToHealthCheckOutput() HealthCheckOutput {
+	return o
+}
+
+func (o HealthCheckOutput) ToHealthCheckOutputWithContext(ctx context.Context) HealthCheckOutput {
+	return o
+}
+
+func (o HealthCheckOutput) ToHealthCheckPtrOutput() HealthCheckPtrOutput {
+	return o.ToHealthCheckPtrOutputWithContext(context.Background())
+}
+
+func (o HealthCheckOutput) ToHealthCheckPtrOutputWithContext(ctx context.Context) HealthCheckPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HealthCheck) *HealthCheck {
+		return &v
+	}).(HealthCheckPtrOutput)
+}
+
+// Watch the health endpoint.
+func (o HealthCheckOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v HealthCheck) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+func (o HealthCheckOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v HealthCheck) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Seconds between checks (at least 10).
+func (o HealthCheckOutput) PeriodSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v HealthCheck) *int { return v.PeriodSeconds }).(pulumi.IntPtrOutput)
+}
+
+// How long one check waits for the answer (at most 30, and never above the period).
+func (o HealthCheckOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v HealthCheck) *int { return v.TimeoutSeconds }).(pulumi.IntPtrOutput)
+}
+
+type HealthCheckPtrOutput struct{ *pulumi.OutputState }
+
+func (HealthCheckPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HealthCheck)(nil)).Elem()
+}
+
+func (o HealthCheckPtrOutput) ToHealthCheckPtrOutput() HealthCheckPtrOutput {
+	return o
+}
+
+func (o HealthCheckPtrOutput) ToHealthCheckPtrOutputWithContext(ctx context.Context) HealthCheckPtrOutput {
+	return o
+}
+
+func (o HealthCheckPtrOutput) Elem() HealthCheckOutput {
+	return o.ApplyT(func(v *HealthCheck) HealthCheck {
+		if v != nil {
+			return *v
+		}
+		var ret HealthCheck
+		return ret
+	}).(HealthCheckOutput)
+}
+
+// Watch the health endpoint.
+func (o HealthCheckPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *HealthCheck) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+func (o HealthCheckPtrOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HealthCheck) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Path
+	}).(pulumi.StringPtrOutput)
+}
+
+// Seconds between checks (at least 10).
+func (o HealthCheckPtrOutput) PeriodSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *HealthCheck) *int {
+		if v == nil {
+			return nil
+		}
+		return v.PeriodSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
+// How long one check waits for the answer (at most 30, and never above the period).
+func (o HealthCheckPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *HealthCheck) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TimeoutSeconds
+	}).(pulumi.IntPtrOutput)
+}
+
 // A connector's image: a repository and a tag (or digest) are required.
 type Image struct {
 	// Replaces the image's arguments.
@@ -5081,6 +5278,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirPtrInput)(nil)).Elem(), EmptyDirArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvVarInput)(nil)).Elem(), EnvVarArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvVarArrayInput)(nil)).Elem(), EnvVarArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HealthCheckInput)(nil)).Elem(), HealthCheckArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HealthCheckPtrInput)(nil)).Elem(), HealthCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageInput)(nil)).Elem(), ImageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressInput)(nil)).Elem(), IngressArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPtrInput)(nil)).Elem(), IngressArgs{})
@@ -5137,6 +5336,8 @@ func init() {
 	pulumi.RegisterOutputType(EmptyDirPtrOutput{})
 	pulumi.RegisterOutputType(EnvVarOutput{})
 	pulumi.RegisterOutputType(EnvVarArrayOutput{})
+	pulumi.RegisterOutputType(HealthCheckOutput{})
+	pulumi.RegisterOutputType(HealthCheckPtrOutput{})
 	pulumi.RegisterOutputType(ImageOutput{})
 	pulumi.RegisterOutputType(IngressOutput{})
 	pulumi.RegisterOutputType(IngressPtrOutput{})

@@ -225,6 +225,28 @@ export interface EnvVarArgs {
 }
 
 /**
+ * How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+ */
+export interface HealthCheckArgs {
+    /**
+     * Watch the health endpoint.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+     */
+    path?: pulumi.Input<string | undefined>;
+    /**
+     * Seconds between checks (at least 10).
+     */
+    periodSeconds?: pulumi.Input<number | undefined>;
+    /**
+     * How long one check waits for the answer (at most 30, and never above the period).
+     */
+    timeoutSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
  * A connector's image: a repository and a tag (or digest) are required.
  */
 export interface ImageArgs {

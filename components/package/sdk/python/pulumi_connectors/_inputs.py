@@ -34,6 +34,8 @@ __all__ = [
     'EmptyDirArgsDict',
     'EnvVarArgs',
     'EnvVarArgsDict',
+    'HealthCheckArgs',
+    'HealthCheckArgsDict',
     'ImageArgs',
     'ImageArgsDict',
     'IngressArgs',
@@ -1010,6 +1012,100 @@ class EnvVarArgs:
     @value.setter
     def value(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "value", value)
+
+
+class HealthCheckArgsDict(TypedDict):
+    """
+    How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Watch the health endpoint.
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+    """
+    period_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Seconds between checks (at least 10).
+    """
+    timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    How long one check waits for the answer (at most 30, and never above the period).
+    """
+
+@pulumi.input_type
+class HealthCheckArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 path: pulumi.Input[Optional[_builtins.str]] = None,
+                 period_seconds: pulumi.Input[Optional[_builtins.int]] = None,
+                 timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
+
+        :param pulumi.Input[_builtins.bool] enabled: Watch the health endpoint.
+        :param pulumi.Input[_builtins.str] path: The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+        :param pulumi.Input[_builtins.int] period_seconds: Seconds between checks (at least 10).
+        :param pulumi.Input[_builtins.int] timeout_seconds: How long one check waits for the answer (at most 30, and never above the period).
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if period_seconds is not None:
+            pulumi.set(__self__, "period_seconds", period_seconds)
+        if timeout_seconds is not None:
+            pulumi.set(__self__, "timeout_seconds", timeout_seconds)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Watch the health endpoint.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The health endpoint (default: `/v2/health`, then `/v1/health` when that one is not found).
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+    @_builtins.property
+    @pulumi.getter(name="periodSeconds")
+    def period_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Seconds between checks (at least 10).
+        """
+        return pulumi.get(self, "period_seconds")
+
+    @period_seconds.setter
+    def period_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "period_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeoutSeconds")
+    def timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long one check waits for the answer (at most 30, and never above the period).
+        """
+        return pulumi.get(self, "timeout_seconds")
+
+    @timeout_seconds.setter
+    def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "timeout_seconds", value)
 
 
 class ImageArgsDict(TypedDict):

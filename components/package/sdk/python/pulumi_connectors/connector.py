@@ -29,6 +29,7 @@ class ConnectorArgs:
                  config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
                  env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
                  from_operator: pulumi.Input[Optional[_builtins.bool]] = None,
+                 health_check: pulumi.Input[Optional['HealthCheckArgs']] = None,
                  ingress: pulumi.Input[Optional['IngressArgs']] = None,
                  init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
                  kube_context: pulumi.Input[Optional[_builtins.str]] = None,
@@ -63,6 +64,7 @@ class ConnectorArgs:
         :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Environment variables (a proxy's two config token names are reserved).
         :param pulumi.Input[_builtins.bool] from_operator: Take over a workload the reference operator runs today without a pod restart: the pod template is rendered exactly as the operator renders it (its managed-by value on the pods, its container security contexts, no default anti-affinity), so the running ReplicaSet is kept. Every object becomes the program's. Turning it off later rolls the pods once.
+        :param pulumi.Input['HealthCheckArgs'] health_check: How the connector's health is watched between runs (renders nothing).
         :param pulumi.Input['IngressArgs'] ingress: An Ingress routing to the connector.
         :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Init containers, as in a pod spec.
         :param pulumi.Input[_builtins.str] kube_context: The kubeconfig context to use (default: its current context).
@@ -99,6 +101,8 @@ class ConnectorArgs:
             pulumi.set(__self__, "env", env)
         if from_operator is not None:
             pulumi.set(__self__, "from_operator", from_operator)
+        if health_check is not None:
+            pulumi.set(__self__, "health_check", health_check)
         if ingress is not None:
             pulumi.set(__self__, "ingress", ingress)
         if init_containers is not None:
@@ -221,6 +225,18 @@ class ConnectorArgs:
     @from_operator.setter
     def from_operator(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "from_operator", value)
+
+    @_builtins.property
+    @pulumi.getter(name="healthCheck")
+    def health_check(self) -> pulumi.Input[Optional['HealthCheckArgs']]:
+        """
+        How the connector's health is watched between runs (renders nothing).
+        """
+        return pulumi.get(self, "health_check")
+
+    @health_check.setter
+    def health_check(self, value: pulumi.Input[Optional['HealthCheckArgs']]):
+        pulumi.set(self, "health_check", value)
 
     @_builtins.property
     @pulumi.getter
@@ -533,6 +549,7 @@ class Connector(pulumi.ComponentResource):
                  config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ConfigMapRefArgs', 'ConfigMapRefArgsDict']]]]] = None,
                  env: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EnvVarArgs', 'EnvVarArgsDict']]]]] = None,
                  from_operator: pulumi.Input[Optional[_builtins.bool]] = None,
+                 health_check: pulumi.Input[Optional[Union['HealthCheckArgs', 'HealthCheckArgsDict']]] = None,
                  image: pulumi.Input[Optional[Union['ImageArgs', 'ImageArgsDict']]] = None,
                  ingress: pulumi.Input[Optional[Union['IngressArgs', 'IngressArgsDict']]] = None,
                  init_containers: pulumi.Input[Optional[Sequence[pulumi.Input[pulumi.InputType['pulumi_kubernetes.core.v1.ContainerArgs']]]]] = None,
@@ -570,6 +587,7 @@ class Connector(pulumi.ComponentResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['ConfigMapRefArgs', 'ConfigMapRefArgsDict']]]] config_map_refs: ConfigMaps consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input[Sequence[pulumi.Input[Union['EnvVarArgs', 'EnvVarArgsDict']]]] env: Environment variables (a proxy's two config token names are reserved).
         :param pulumi.Input[_builtins.bool] from_operator: Take over a workload the reference operator runs today without a pod restart: the pod template is rendered exactly as the operator renders it (its managed-by value on the pods, its container security contexts, no default anti-affinity), so the running ReplicaSet is kept. Every object becomes the program's. Turning it off later rolls the pods once.
+        :param pulumi.Input[Union['HealthCheckArgs', 'HealthCheckArgsDict']] health_check: How the connector's health is watched between runs (renders nothing).
         :param pulumi.Input[Union['ImageArgs', 'ImageArgsDict']] image: The connector's image.
         :param pulumi.Input[Union['IngressArgs', 'IngressArgsDict']] ingress: An Ingress routing to the connector.
         :param pulumi.Input[Sequence[pulumi.Input[pulumi.InputType['pulumi_kubernetes.core.v1.ContainerArgs']]]] init_containers: Init containers, as in a pod spec.
@@ -626,6 +644,7 @@ class Connector(pulumi.ComponentResource):
                  config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ConfigMapRefArgs', 'ConfigMapRefArgsDict']]]]] = None,
                  env: pulumi.Input[Optional[Sequence[pulumi.Input[Union['EnvVarArgs', 'EnvVarArgsDict']]]]] = None,
                  from_operator: pulumi.Input[Optional[_builtins.bool]] = None,
+                 health_check: pulumi.Input[Optional[Union['HealthCheckArgs', 'HealthCheckArgsDict']]] = None,
                  image: pulumi.Input[Optional[Union['ImageArgs', 'ImageArgsDict']]] = None,
                  ingress: pulumi.Input[Optional[Union['IngressArgs', 'IngressArgsDict']]] = None,
                  init_containers: pulumi.Input[Optional[Sequence[pulumi.Input[pulumi.InputType['pulumi_kubernetes.core.v1.ContainerArgs']]]]] = None,
@@ -668,6 +687,7 @@ class Connector(pulumi.ComponentResource):
             __props__.__dict__["config_map_refs"] = config_map_refs
             __props__.__dict__["env"] = env
             __props__.__dict__["from_operator"] = from_operator
+            __props__.__dict__["health_check"] = health_check
             if image is None and not opts.urn:
                 raise TypeError("Missing required property 'image'")
             __props__.__dict__["image"] = image
