@@ -49,7 +49,7 @@ def blocks(pdb=None, monitor=None, policy=True) -> SharedBlocks:
 
 
 @pytest.mark.parametrize(
-    ("shared", "ingress", "expected"),
+    ("blocks_given", "ingress", "expected"),
     [
         (blocks(), False, ("network_policy",)),
         (blocks(policy=False), False, ()),
@@ -58,8 +58,8 @@ def blocks(pdb=None, monitor=None, policy=True) -> SharedBlocks:
         (blocks(monitor=True, policy=False), True, ("service_monitor", "ingress")),
     ],
 )
-def test_optional_kinds_in_creation_order(shared, ingress, expected):
-    assert optional_kinds(shared, ingress) == expected
+def test_optional_kinds_in_creation_order(blocks_given, ingress, expected):
+    assert optional_kinds(blocks_given, ingress) == expected
 
 
 @pytest.mark.parametrize(
