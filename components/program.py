@@ -99,14 +99,18 @@ def decide_routes(entries: list[ConnectorEntry], settings: StackSettings) -> lis
 
 
 def resolve_all(
-    entries: Sequence[Entry], resolve: Callable[[Any, ReferenceReader], ResolvedReferences], reader: ReferenceReader, key: str
+    entries: Sequence[Entry],
+    args: Sequence[Any],
+    resolve: Callable[[Any, ReferenceReader], ResolvedReferences],
+    reader: ReferenceReader,
+    key: str,
 ) -> list[ResolvedReferences]:
-    """Every entry's referenced objects (``resolve``: its kind's), before any resource exists;
-    one error for all that cannot be used."""
+    """Every entry's referenced objects (``resolve``: its kind's, given the entry's ``args``),
+    before any resource exists; one error for all that cannot be used."""
     resolved, errors = [], []
-    for index, entry in enumerate(entries):
+    for index, (entry, given) in enumerate(zip(entries, args, strict=True)):
         try:
-            resolved.append(resolve(entry.to_args(), reader))
+            resolved.append(resolve(given, reader))
         except InvalidArgumentsError as error:
             errors.append(error.about(entry_label(index, entry, key)))
         except ReferenceReadError as error:
@@ -160,14 +164,19 @@ def without_registration(entry: ConnectorEntry) -> ConnectorEntry:
 
 
 def create_components(
-    key: str, entries: Sequence[Entry], base: pulumi.ResourceOptions, namespaces: dict[str, Any], build: Callable[..., Any]
+    key: str,
+    entries: Sequence[Entry],
+    args: Sequence[Any],
+    base: pulumi.ResourceOptions,
+    namespaces: dict[str, Any],
+    build: Callable[..., Any],
 ) -> list[dict[str, Any]]:
     """A component per entry (``build``: its kind's, called with the entry's index, resource
     name, arguments, options and label); their outputs, as the stack exports them."""
     outputs = []
-    for index, (entry, name) in enumerate(zip(entries, resource_names(entries), strict=True)):
+    for index, (entry, name, given) in enumerate(zip(entries, resource_names(entries), args, strict=True)):
         opts = entry_options(entry, base, namespaces.get(entry.namespace))
-        component = build(index, name, entry.to_args(), opts, entry_label(index, entry, key))
+        component = build(index, name, given, opts, entry_label(index, entry, key))
         outputs.append(camel_case_keys(component.output_values()))
     return outputs
 
@@ -184,8 +193,9 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     routes = decide_routes(entries, settings)
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
-    references = resolve_all(entries, resolve_connector_references, reader, "connectors")
-    proxy_references = resolve_all(proxies, resolve_proxy_references, reader, "proxies")
+    connector_args, proxy_args = [e.to_args() for e in entries], [p.to_args() for p in proxies]  # validated once
+    references = resolve_all(entries, connector_args, resolve_connector_references, reader, "connectors")
+    proxy_references = resolve_all(proxies, proxy_args, resolve_proxy_references, reader, "proxies")
     if any(route is not None for route in routes):
         start_provider_early()
     base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
@@ -210,7 +220,7 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
             name, args, opts, label=label, references=proxy_references[index], secret_inputs=proxy_secret[index]
         )
 
-    export_outputs("connectors", entries, create_components("connectors", entries, base, created, connector))
-    proxy_outputs = create_components("proxies", proxies, base, created, proxy)
+    export_outputs("connectors", entries, create_components("connectors", entries, connector_args, base, created, connector))
+    proxy_outputs = create_components("proxies", proxies, proxy_args, base, created, proxy)
     if proxies:
         export_outputs("proxies", proxies, proxy_outputs)

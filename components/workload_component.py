@@ -47,7 +47,6 @@ class Parts:
 class Built:
     resources: dict[ObjectKind, pulumi.CustomResource]
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload]
-    checksum: str | pulumi.Output[str]
 
 
 class WorkloadComponent(pulumi.ComponentResource):
@@ -75,7 +74,7 @@ class WorkloadComponent(pulumi.ComponentResource):
         self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         self.config_checksum = pulumi.Output.from_input(checksum)
         self.children = {kind: name for kind in resources}
-        return Built(resources, rendered, checksum)
+        return Built(resources, rendered)
 
     def output_values(self) -> dict[str, Any]:
         """The component's outputs by their Python names."""
