@@ -17,7 +17,7 @@ from .args.connector_spec import HealthCheckArgs
 from .registration.cluster_access import NoClusterCredentials, load_access
 from .registration.deadline import Deadline
 from .registration.destination import Destination, direct, through_api_server
-from .registration.errors import TLS_FAILURE, NoAnswer, RegistrationError
+from .registration.errors import NoAnswer, RegistrationError, TlsRefused
 from .registration.routing import RouteError, choose_route
 from .registration.schedule import RetryPolicy
 from .registration.sending import Operation, Sender
@@ -49,7 +49,7 @@ def _down_reason(error: RegistrationError, timeout: int) -> str:
         return f"no answer within {timeout} s"
     if error.status is not None:
         return f"status {error.status}"
-    return "TLS verification failed" if TLS_FAILURE in str(error) else "not reachable"
+    return "TLS verification failed" if isinstance(error, TlsRefused) else "not reachable"
 
 
 def probe_health(endpoint: str, check: HealthCheckArgs, kubeconfig: str | None = None, context: str | None = None) -> Health:

@@ -78,3 +78,16 @@ def test_the_operators_rules_at_preview(given, problem):
     with pytest.raises(InvalidArgumentsError) as caught:
         validate_args({"name": "c", "image": {"repository": "r.example/c", "tag": "1"}, "healthCheck": given})
     assert any(p.startswith(problem) for p in caught.value.problems), caught.value.problems
+
+
+def test_a_certificate_nobody_trusts_is_down_naming_tls(tmp_path):
+    import ssl
+
+    from .apiserver_standin import make_certificates
+
+    certificates = make_certificates(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certificates.server_cert, certificates.server_key)
+    with hostile_platform(answer(200), tls=context) as connector:
+        health = probe_health(base(connector.url), HealthCheckArgs())
+    assert str(health) == "Down (TLS verification failed)"

@@ -15,6 +15,10 @@ class RegistrationError(Exception):
         self.status = status
 
 
+class TlsRefused(RegistrationError):
+    """The TLS handshake failed verification (``TLS_FAILURE``)."""
+
+
 class NoAnswer(RegistrationError):
     """The deadline passed before any attempt got a complete answer."""
 

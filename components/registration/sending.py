@@ -133,7 +133,7 @@ class Sender:
         except BadAnswer as problem:
             raise RegistrationError(f"{what} failed: {problem}") from None
         except TlsFailure:
-            raise RegistrationError(f"{what} failed: {TLS_FAILURE}") from None
+            raise errors.TlsRefused(f"{what} failed: {TLS_FAILURE}") from None
         except (httpcore.LocalProtocolError, httpcore.UnsupportedProtocol, httpx.InvalidURL, UnicodeError, ValueError):
             raise RegistrationError(f"{what} failed: the request could not be sent (a header or the URL is not valid)") from None
         except httpcore.ProxyError:
