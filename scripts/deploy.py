@@ -63,7 +63,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--skip-checkpoints",
         action="store_true",
-        help="save state once at the end, not after every step (much faster for large stacks; see the README for the cost)",
+        help="save state once at the end, not after every step (up does so by default on file:// and postgres:// backends)",
+    )
+    parser.add_argument(
+        "--checkpoints",
+        action="store_true",
+        help="up: save state after every step, without the registration journal (the slower way before it)",
     )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     add_review_flags(parser)
@@ -114,6 +119,8 @@ def refuse_what_does_not_go_together(parser: argparse.ArgumentParser, options: a
         parser.error("--check and --json apply to status only")
     if options.json and not options.check:
         parser.error("--json applies to status --check")
+    if options.checkpoints and (options.skip_checkpoints or options.operation != "up"):
+        parser.error("--checkpoints applies to up only, without --skip-checkpoints")
     if options.stacks and options.operation in ("render", "status"):
         parser.error(f"{options.operation} takes one --stack")
     if options.shard is not None:

@@ -30,6 +30,8 @@ class RunOptions:
     replace: tuple[str, ...] = ()
     secrets_provider: str | None = None
     skip_checkpoints: bool = False
+    checkpoints: bool = False
+    """up: the engine's checkpoint after every step, not the registration journal."""
     engine_parallel: int | None = None
     clear_pending_creates: bool = False
     out: str | None = None

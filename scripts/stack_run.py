@@ -4,6 +4,7 @@ engine the graceful way (``interrupts``)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import sys
@@ -14,6 +15,7 @@ import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
+from components.registration import journal
 from components.registration.resource import TYPE_TOKEN as REGISTRATION
 from components.stack_files import stack_file
 from scripts.engine_tools import ToolsUnavailable, engine_env
@@ -23,17 +25,36 @@ from scripts.runs import CREATING, RunOptions, RunReport
 from scripts.sdk_inline_server import report_run_errors_once
 
 LOCAL_PASSPHRASE = "local-dev-only"
+PROJECT = "connectors"
 
 
 class SettingsError(RuntimeError):
     """The run cannot start as set up (a secret that must be given); the message says what to set."""
 
 
-def skips_checkpoints(operation: str, asked: bool) -> bool:
-    """Whether the engine runs without intermediate checkpoints. A preview saves no state (its
-    checkpoints are serialized and thrown away: two thirds of a 200-connector preview's time), so
-    it never takes them; the other operations skip them only when asked (see the README's cost)."""
-    return asked or operation == "preview"
+@dataclass(frozen=True)
+class Checkpoints:
+    """How a run saves its state: after every step (the engine's checkpoints), or once at its
+    end with every registration's outcome journaled as it comes (``registration.journal``)."""
+
+    skipped: bool
+    journal: bool
+
+
+def checkpoints(options: RunOptions, backend: str) -> Checkpoints:
+    """A preview saves no state (its checkpoints are serialized and thrown away: two thirds of a
+    200-connector preview's time), so it never takes them. An ``up`` on a backend that keeps the
+    registration journal (file://, postgres://) skips them and journals, unless ``--checkpoints``
+    asks for the engine's (the engine's cost grows with the square of a stack's size; see
+    docs/performance.md). Elsewhere they are skipped only when asked (``--skip-checkpoints``),
+    journaled when the backend can keep it."""
+    journaled = options.operation == "up" and journal.supports(backend)
+    if options.operation == "preview":
+        return Checkpoints(skipped=True, journal=False)
+    if options.checkpoints:
+        return Checkpoints(skipped=False, journal=False)
+    skipped = options.skip_checkpoints or journaled
+    return Checkpoints(skipped=skipped, journal=skipped and journaled)
 
 
 def local_state(work_dir: pathlib.Path) -> pathlib.Path:
@@ -94,8 +115,11 @@ def open_stack(options: RunOptions) -> Any:
     if backend == f"file://{local_state(work_dir)}":
         local_state(work_dir).mkdir(exist_ok=True)
     env["PULUMI_BACKEND_URL"] = backend
-    if skips_checkpoints(options.operation, options.skip_checkpoints):
+    saving = checkpoints(options, backend)
+    if saving.skipped:
         env["PULUMI_SKIP_CHECKPOINTS"] = "true"
+    if saving.journal:
+        env[journal.ENV] = journal_stack(options.stack)
     os.environ.update(env)
     os.chdir(work_dir)
     report_run_errors_once()
@@ -110,7 +134,18 @@ def open_stack(options: RunOptions) -> Any:
     )
     # Only what changes a stack creates one: a mistyped name for status, urns or cancel is an error.
     opening = auto.create_or_select_stack if options.operation in CREATING else auto.select_stack
-    return opening(options.stack, project_name="connectors", program=connectors_program, opts=workspace)
+    return opening(options.stack, project_name=PROJECT, program=connectors_program, opts=workspace)
+
+
+def journal_stack(stack: str) -> str:
+    return f"{PROJECT}/{stack}"
+
+
+def clear_journal(options: RunOptions) -> None:
+    """After an ``up`` that ended well: its state holds every outcome the journal kept."""
+    if os.environ.get(journal.ENV) == journal_stack(options.stack):
+        with contextlib.suppress(journal.JournalError):
+            journal.open_journal(os.environ["PULUMI_BACKEND_URL"], journal_stack(options.stack)).clear()
 
 
 @dataclass
@@ -150,6 +185,7 @@ class Run:
             **self.engine_options(),
         )
         self.report.changes = without_same(result.summary.resource_changes)
+        clear_journal(self.options)
         for key, value in result.outputs.items():
             print(f"{key}: {'[secret]' if value.secret else value.value}")
 
@@ -180,6 +216,10 @@ def run(options: RunOptions, report: RunReport) -> int:
         print(f"deploy.py: {error}", file=sys.stderr)
         return 2
     except auto.CommandError as error:  # the CLI said why (a wrong passphrase, a backend down): that line, no traceback
+        if options.operation == "cancel" and isinstance(error, auto.StackNotFoundError):
+            print(f"stack {options.stack}: not created yet, no lock to release")  # a fleet member a killed run never reached
+            report.result = "succeeded"
+            return 0
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
         return 1
     operation = Run(stack, options, report)

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import pathlib
 import re
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -10,6 +12,7 @@ import yaml
 
 from . import engine_stacks, yaml_stacks
 from .engine_stacks import EngineStack
+from .fleet.postgres import PostgresServer, PostgresUnavailable, postgres_server
 from .platform_double import PlatformDouble, platform_double
 from .skipping import ROOT, unavailable
 from .yaml_stacks import YamlStack
@@ -88,3 +91,16 @@ def yaml_stack(
     yaml_engine: dict[str, str], tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., YamlStack]]:
     yield from yaml_stacks.yaml_stack_maker(yaml_engine, tmp_path, monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server on 127.0.0.1 for the whole session (state backend, journal)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="pulumi-state-pg-"))
+    try:
+        with postgres_server(folder) as server:
+            yield server
+    except PostgresUnavailable as error:
+        unavailable("PostgreSQL tests", error)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -161,6 +161,12 @@ class PlatformDouble:
     """Held while a record is checked for duplicates and added (requests are served in threads)."""
     register_gate: threading.Event | None = None
     """When set, register calls are held until the event is set (a run kept busy on purpose)."""
+    hold_after: int | None = None
+    """Register calls that arrive once the platform holds this many records are kept waiting,
+    unsaved and unanswered, until ``released`` is set (a run killed while its requests travel)."""
+    released: threading.Event = field(default_factory=threading.Event)
+    held: int = 0
+    """How many register calls are being kept waiting."""
     after_register: Callable[[], None] | None = None
     """Called once a register call has been answered (a test kills the client there)."""
     callback: bool = False
@@ -302,6 +308,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _register(self, op: dict[str, Any], path: str, body: Any, unreadable: bool) -> None:
         double = self.double
+        if self._held():
+            return
         if double.register_delay:
             time.sleep(double.register_delay)
         if double.register_gate is not None:
@@ -335,6 +343,17 @@ class _Handler(BaseHTTPRequestHandler):
         if double.after_register is not None:
             self.wfile.flush()
             double.after_register()
+
+    def _held(self) -> bool:
+        """Kept waiting (``hold_after``), then dropped without an answer."""
+        double = self.double
+        with double.lock:
+            held = double.hold_after is not None and len(double.records) >= double.hold_after
+            double.held += held
+        if held:
+            double.released.wait(600)
+            self.close_connection = True
+        return held
 
     def _saved(self, body: dict[str, Any]) -> Record | None:
         """The record the register call saves, after the Core's checks in its order; None when
@@ -382,4 +401,7 @@ def platform_double(tls: Any = None) -> Iterator[PlatformDouble]:
     double = PlatformDouble(url=f"{scheme}://127.0.0.1:{server.server_address[1]}/api")
     handler.double = double
     with serving(server):
-        yield double
+        try:
+            yield double
+        finally:
+            double.released.set()  # before the server waits for its handlers' threads

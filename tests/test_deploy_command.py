@@ -7,24 +7,38 @@ import json
 import pytest
 import yaml
 
-from scripts.deploy import arguments
+from scripts.deploy import arguments, run_options
 from scripts.pulumi_cli import Cli
-from scripts.stack_run import LOCAL_PASSPHRASE, SettingsError, passphrase, skips_checkpoints, state_backend
+from scripts.stack_run import LOCAL_PASSPHRASE, Checkpoints, SettingsError, checkpoints, passphrase, state_backend
+
+FILE, POSTGRES, CLOUD = "file:///state", "postgres://u:p@h/db", "https://api.pulumi.com"
 
 
 @pytest.mark.parametrize(
-    ("operation", "asked", "skipped"),
+    ("operation", "flags", "backend", "skipped", "journaled"),
     [
-        ("preview", False, True),
-        ("preview", True, True),
-        ("up", False, False),
-        ("up", True, True),
-        ("destroy", False, False),
-        ("refresh", False, False),
+        ("preview", [], FILE, True, False),
+        ("preview", ["--skip-checkpoints"], CLOUD, True, False),
+        ("up", [], FILE, True, True),
+        ("up", [], POSTGRES, True, True),
+        ("up", [], CLOUD, False, False),
+        ("up", ["--skip-checkpoints"], CLOUD, True, False),
+        ("up", ["--skip-checkpoints"], FILE, True, True),
+        ("up", ["--checkpoints"], FILE, False, False),
+        ("destroy", [], FILE, False, False),
+        ("destroy", ["--skip-checkpoints"], FILE, True, False),
+        ("refresh", [], POSTGRES, False, False),
     ],
 )
-def test_only_a_preview_skips_checkpoints_unasked(operation, asked, skipped):
-    assert skips_checkpoints(operation, asked) is skipped
+def test_an_up_skips_checkpoints_and_journals_where_the_backend_keeps_a_journal(operation, flags, backend, skipped, journaled):
+    assert checkpoints(run_options(arguments([operation, *flags])), backend) == Checkpoints(skipped, journaled)
+
+
+@pytest.mark.parametrize("flags", [["preview", "--checkpoints"], ["up", "--checkpoints", "--skip-checkpoints"]])
+def test_checkpoints_is_a_flag_of_up_alone(flags, capsys):
+    with pytest.raises(SystemExit):
+        arguments(flags)
+    assert "--checkpoints applies to up only" in capsys.readouterr().err
 
 
 def test_skip_checkpoints_is_an_option_of_every_operation():

@@ -28,7 +28,7 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from . import input_checks, inputs, provider_host
+from . import input_checks, inputs, provider_host, recovery
 from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, request_body
 from .cluster_access import NoClusterCredentials, load_access
 from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
@@ -120,7 +120,7 @@ class RegistrationProvider(ResourceProvider):
         if adopt:
             uuid, status = checked_uuid(adopt, "registration.uuid (config)"), self._adopted_status(api, adopt)
         else:
-            uuid, status = self._register(api, props)
+            uuid, status = recovery.recorded(props) or self._registered(api, props)
         status = approved_if_asked(api, props, uuid, status)
         outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
         return CreateResult(id_=uuid, outs=outs)
@@ -133,6 +133,12 @@ class RegistrationProvider(ResourceProvider):
         if record is None:
             raise RegistrationError("the uuid set in registration.uuid is not a connector on the platform (status 404)")
         return record.status
+
+    def _registered(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
+        """Registered (or adopted), the outcome in the journal before the engine hears of it."""
+        uuid, status = self._register(api, props)
+        recovery.record(props, uuid, status)
+        return uuid, status
 
     def _register(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
         version = inputs.value(props, "connector_version")
@@ -228,6 +234,7 @@ class RegistrationProvider(ResourceProvider):
         api = platform_api(props)
         if api.is_admin:
             api.delete(checked_uuid(_id, STATE))
+            recovery.forget(props)
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         """Refresh: with admin credentials, the platform's status; a record gone from the
@@ -237,5 +244,6 @@ class RegistrationProvider(ResourceProvider):
             return ReadResult(id_=id_, outs=props)
         record = api.get(checked_uuid(id_, STATE))
         if record is None:
+            recovery.forget(props)
             return ReadResult(id_="", outs={})
         return ReadResult(id_=id_, outs={**props, "status": record.status})

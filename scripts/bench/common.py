@@ -75,11 +75,12 @@ def write_result(out: pathlib.Path, name: str, summary: dict[str, Any]) -> None:
 
 def preview_as_deployed(stack: Any) -> Any:
     """A preview as ``deploy.py preview`` runs it: without checkpoints (it saves no state)."""
-    from scripts.stack_run import skips_checkpoints
+    from scripts.runs import RunOptions
+    from scripts.stack_run import checkpoints
 
     env = stack.workspace.env_vars
     before = env.get("PULUMI_SKIP_CHECKPOINTS")
-    env["PULUMI_SKIP_CHECKPOINTS"] = str(skips_checkpoints("preview", before == "true")).lower()
+    env["PULUMI_SKIP_CHECKPOINTS"] = str(checkpoints(RunOptions("preview"), "").skipped).lower()
     try:
         return stack.preview()
     finally:

@@ -1,25 +1,22 @@
-"""Teams and fleets: state in a real PostgreSQL server shared by concurrent runs."""
+"""Teams and fleets: projects whose state is in the PostgreSQL server (the root conftest's
+``postgres``) or in a folder."""
 
 from __future__ import annotations
 
-import pathlib
-import shutil
-import tempfile
-from collections.abc import Iterator
-
 import pytest
 
-from ..conftest import unavailable
-from .postgres import PostgresServer, PostgresUnavailable, postgres_server
+from .fleet_project import Project
+from .postgres import PostgresServer
 
 
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="pulumi-state-pg-"))
-    try:
-        with postgres_server(folder) as server:
-            yield server
-    except PostgresUnavailable as error:
-        unavailable("PostgreSQL tests", error)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+@pytest.fixture
+def project(tmp_path, postgres: PostgresServer, engine) -> Project:
+    """A project whose stacks' state is in the PostgreSQL server."""
+    return Project(tmp_path / "project", postgres.backend_url)
+
+
+@pytest.fixture
+def file_project(tmp_path, engine) -> Project:
+    """A project whose stacks' state is in a folder (a ``file://`` backend)."""
+    (tmp_path / "state").mkdir()
+    return Project(tmp_path / "project", f"file://{tmp_path / 'state'}")

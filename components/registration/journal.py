@@ -1,0 +1,136 @@
+"""The registration journal: each registration's outcome (uuid, status) written into the state
+backend the moment the platform answers, before the engine hears of it.
+
+Why: a run that skips the engine's checkpoints (``deploy.py up``'s default) saves its state only
+when it ends, so a run killed midway would leave the platform holding records the state does not
+know; the next run would post them again and meet a 409 that needs a person. With the journal,
+``create`` first looks for its outcome there (same stack, platform, name, url and version) and
+returns it without posting; what the platform answered is in the journal before ``create``
+returns. ``delete``, and a ``refresh`` that finds the record gone, remove its entry; a run that
+ends well clears its stack's journal (the state holds everything then).
+
+It is switched on by ``CONNECTORS_REGISTRATION_JOURNAL`` (``<project>/<stack>``), in the backend
+``PULUMI_BACKEND_URL`` names: a ``file://`` folder (``.pulumi/connector-journal/`` beside
+``.pulumi/stacks/``) or a ``postgres://`` database (``journal_postgres``). An entry holds the
+uuid, the status, and a digest of the url and version: nothing that could be a secret.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import pathlib
+import tempfile
+import urllib.parse
+from dataclasses import asdict, dataclass
+from typing import Protocol
+
+ENV = "CONNECTORS_REGISTRATION_JOURNAL"
+BACKEND_ENV = "PULUMI_BACKEND_URL"
+
+
+class JournalError(Exception):
+    """The journal could not be read or written (the message names what failed, never the URL)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    uuid: str
+    status: str
+    matches: str
+    """``digest(url, version)``: the registration this outcome is for."""
+
+
+def digest(*parts: str) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def entry_key(platform_url: str, name: str) -> str:
+    """One record per name on one platform: the journal's key for it."""
+    return digest(platform_url.rstrip("/"), name)
+
+
+class Journal(Protocol):
+    def get(self, key: str) -> Entry | None: ...
+
+    def put(self, key: str, entry: Entry) -> None: ...
+
+    def remove(self, key: str) -> None: ...
+
+    def clear(self) -> None:
+        """Every entry of the stack."""
+
+
+def supports(backend_url: str) -> bool:
+    return backend_url.startswith(("file://", "postgres://", "postgresql://"))
+
+
+def open_journal(backend_url: str, stack: str) -> Journal:
+    """The journal of ``stack`` (``<project>/<stack>``) in the backend at ``backend_url``."""
+    if backend_url.startswith("file://"):
+        return FileJournal(file_backend_root(backend_url) / ".pulumi" / "connector-journal" / stack)
+    if supports(backend_url):
+        from .journal_postgres import PostgresJournal
+
+        return PostgresJournal(backend_url, stack)
+    raise JournalError("the state backend keeps no registration journal (only file:// and postgres:// do)")
+
+
+def from_env() -> Journal | None:
+    """The journal this run writes, or None when it takes the engine's checkpoints."""
+    stack, backend = os.environ.get(ENV), os.environ.get(BACKEND_ENV)
+    return open_journal(backend, stack) if stack and backend else None
+
+
+def file_backend_root(backend_url: str) -> pathlib.Path:
+    """The folder of a ``file://`` backend, as the CLI reads it (``~`` is the home folder)."""
+    path = backend_url[len("file://") :].split("?", 1)[0]
+    return pathlib.Path(os.path.expanduser(urllib.parse.unquote(path)))
+
+
+class FileJournal:
+    """One small JSON file per entry, written whole (a temporary file, fsync, rename, fsync of
+    the folder): a kill at any moment leaves the old entry or the new one, never half of one."""
+
+    def __init__(self, folder: pathlib.Path) -> None:
+        self.folder = folder
+
+    def get(self, key: str) -> Entry | None:
+        try:
+            return Entry(**json.loads((self.folder / f"{key}.json").read_text()))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError) as error:
+            raise JournalError(f"an entry of the registration journal is unreadable ({type(error).__name__})") from None
+
+    def put(self, key: str, entry: Entry) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=self.folder, suffix=".tmp", delete=False) as file:
+                json.dump(asdict(entry), file)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(file.name, self.folder / f"{key}.json")
+            self._sync_folder()
+        except OSError as error:
+            raise JournalError(f"the registration journal could not be written ({type(error).__name__})") from None
+
+    def remove(self, key: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            (self.folder / f"{key}.json").unlink()
+
+    def clear(self) -> None:
+        for path in self.folder.glob("*.json"):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        with contextlib.suppress(OSError):
+            self.folder.rmdir()
+
+    def _sync_folder(self) -> None:
+        descriptor = os.open(self.folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)

@@ -1,0 +1,87 @@
+"""The registration journal in a ``postgres://`` state backend: a table of its own
+(``connector_registration_journal``) in the database Pulumi keeps the stacks' state in.
+
+Each call opens its own connection (psycopg 3, imported only here): the provider serves many
+registrations on threads at once, and an entry is written in its own committed transaction
+before ``create`` returns.
+"""
+
+from __future__ import annotations
+
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .journal import Entry, JournalError
+
+TABLE = "connector_registration_journal"
+LIBPQ_PARAMETERS = {"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options"}
+"""Query parameters libpq reads; others in Pulumi's URL (its own table name) are not for it."""
+_made: set[str] = set()
+_making = threading.Lock()
+CREATE = (
+    f"CREATE TABLE IF NOT EXISTS {TABLE} (stack text NOT NULL, key text NOT NULL, "
+    "uuid text NOT NULL, status text NOT NULL, matches text NOT NULL, PRIMARY KEY (stack, key))"
+)
+
+
+def libpq_url(backend_url: str) -> str:
+    parts = urllib.parse.urlsplit(backend_url)
+    kept = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k in LIBPQ_PARAMETERS]
+    return urllib.parse.urlunsplit(("postgresql", parts.netloc, parts.path, urllib.parse.urlencode(kept), ""))
+
+
+class PostgresJournal:
+    def __init__(self, backend_url: str, stack: str) -> None:
+        self.url = libpq_url(backend_url)
+        self.stack = stack
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        try:
+            import psycopg
+        except ImportError:
+            raise JournalError("the registration journal in PostgreSQL needs psycopg (pip install 'psycopg[binary]')") from None
+        try:
+            with psycopg.connect(self.url, autocommit=True, connect_timeout=30) as connection:
+                cursor = connection.cursor()
+                self._make_table(cursor, psycopg.errors.UniqueViolation)
+                yield cursor
+        except psycopg.Error as error:
+            raise JournalError(f"the registration journal in PostgreSQL failed ({type(error).__name__})") from None
+
+    def _make_table(self, cursor: Any, raced: type[Exception]) -> None:
+        """Once per process and database; two processes creating it at once: one wins, both go on."""
+        with _making:
+            if self.url in _made:
+                return
+            try:
+                cursor.execute(CREATE)
+            except raced:
+                pass
+            _made.add(self.url)
+
+    def get(self, key: str) -> Entry | None:
+        with self._cursor() as cursor:
+            cursor.execute(f"SELECT uuid, status, matches FROM {TABLE} WHERE stack = %s AND key = %s", (self.stack, key))
+            row = cursor.fetchone()
+        return Entry(*row) if row else None
+
+    def put(self, key: str, entry: Entry) -> None:
+        with self._cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {TABLE} (stack, key, uuid, status, matches) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (stack, key) DO UPDATE SET uuid = EXCLUDED.uuid, status = EXCLUDED.status, "
+                "matches = EXCLUDED.matches",
+                (self.stack, key, entry.uuid, entry.status, entry.matches),
+            )
+
+    def remove(self, key: str) -> None:
+        with self._cursor() as cursor:
+            cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s AND key = %s", (self.stack, key))
+
+    def clear(self) -> None:
+        with self._cursor() as cursor:
+            cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s", (self.stack,))

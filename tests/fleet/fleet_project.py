@@ -1,0 +1,110 @@
+"""A project folder as a team keeps it, run by the main command, for the fleet tests; and what
+they read back (the stack's export, the registrations in it, a killed run's processes)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+from typing import Any
+
+import yaml
+
+from ..conftest import ROOT
+from ..platform_double import PlatformDouble
+
+DEPLOY = ROOT / "scripts" / "deploy.py"
+REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
+REGISTER = ("POST", "/v2/connector/register")
+
+
+def connector(stack: str, index: int, platform_url: str, **registration: Any) -> dict[str, Any]:
+    name = f"{stack}-c{index}"
+    return {
+        "name": name,
+        "namespace": "team",
+        "spec": {
+            "image": {"repository": "registry.example.com/fleet", "tag": "1.0"},
+            "registration": {"platformUrl": platform_url, "name": name, "authType": "none", **registration},
+        },
+    }
+
+
+class Project:
+    """A project folder as a team has it: Pulumi.yaml and stacks/Pulumi.<stack>.yaml."""
+
+    def __init__(self, folder: pathlib.Path, backend_url: str) -> None:
+        self.folder = folder
+        (folder / "stacks").mkdir(parents=True)
+        shutil.copy(ROOT / "Pulumi.yaml", folder / "Pulumi.yaml")
+        self.env = {**os.environ, "PULUMI_BACKEND_URL": backend_url, "PULUMI_CONFIG_PASSPHRASE": "fleet-tests"}
+
+    def add_stack(self, stack: str, connectors: list[dict[str, Any]]) -> None:
+        config = {"connectors:renderDirectory": str(self.folder / "rendered" / stack), "connectors:connectors": connectors}
+        (self.folder / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump({"config": config}))
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, str(DEPLOY), *args, "--work-dir", str(self.folder)]
+
+    def run(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(self.command(*args), env=self.env, capture_output=True, text=True, timeout=1200)
+
+    def start(self, *args: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            self.command(*args), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        )
+
+    def export(self, stack: str) -> dict[str, Any]:
+        """``pulumi stack export`` of a stack, as the CLI gives it."""
+        from scripts.engine_tools import engine_env, tools_bin
+
+        bin_dir = tools_bin()
+        env = {**self.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": self.env["PULUMI_BACKEND_URL"]}
+        done = subprocess.run(
+            [str(bin_dir / "pulumi"), "stack", "export", "--stack", stack, "--cwd", str(self.folder)],
+            env=env, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+
+def kill_session(session: int) -> None:
+    """SIGKILL every process of a session (the run started with ``start_new_session``): the run,
+    the engine, and the plugins the engine started in process groups of their own."""
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(stat.parent.name), signal.SIGKILL)
+
+
+def registrations_in(export: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in export["deployment"].get("resources", []) if r["type"] == REGISTRATION]
+
+
+def names_registered(double: PlatformDouble) -> Counter[str]:
+    return Counter(r.name for r in double.records.values())
+
+
+def kill_when(run: subprocess.Popen[str], ready: Any, timeout: float = 600) -> None:
+    """SIGKILL the run and every process it started, at once, as soon as ``ready()`` (unless it
+    ended first), as a machine lost at that moment."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not ready() and run.poll() is None:
+        assert time.monotonic() < deadline, "the kill point was never reached"
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(run.pid, signal.SIGKILL)
+    run.wait(timeout=60)
+    kill_session(run.pid)

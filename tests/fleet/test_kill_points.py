@@ -1,0 +1,93 @@
+"""Exactly once, whatever stops the run: ``up`` (its default: checkpoints skipped, every
+registration's outcome journaled in the backend) killed outright at several points, with no
+admin credentials; then ``cancel`` and a rerun: every connector is registered once, no
+registration is posted twice, no 409 is met, and the journal is empty again. One stack on a
+``file://`` backend, and a fleet on PostgreSQL.
+
+The platform stand-in holds register calls once it has a given number of records
+(``hold_after``): unsaved and unanswered while the run is killed, as requests still travelling."""
+
+from __future__ import annotations
+
+import pathlib
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from .fleet_project import Project, connector, kill_when, names_registered, registrations_in
+
+CONNECTORS = 6
+
+
+def file_journal(project: Project) -> int:
+    state = pathlib.Path(project.env["PULUMI_BACKEND_URL"].removeprefix("file://"))
+    return len(list((state / ".pulumi" / "connector-journal").glob("*/*/*.json")))
+
+
+def postgres_journal(postgres: Any) -> int:
+    done = postgres.psql("SELECT count(*) FROM connector_registration_journal")
+    return int(done.stdout.strip()) if done.returncode == 0 else 0
+
+
+@pytest.mark.parametrize("registered", [0, 3, CONNECTORS], ids=["before-any", "mid-registration", "after-all"])
+def test_a_stack_killed_at_any_point_registers_each_connector_once(file_project, double, registered):
+    stack = "solo"
+    file_project.add_stack(stack, [connector(stack, i, double.url) for i in range(CONNECTORS)])
+    double.hold_after = registered if registered < CONNECTORS else None
+    run = file_project.start("up", "--stack", stack)
+
+    def ready() -> bool:
+        travelling = double.held >= 1 or registered == CONNECTORS
+        return travelling and file_journal(file_project) == registered
+
+    kill_when(run, ready)
+    double.hold_after = None
+    double.released.set()
+    assert len(double.records) == registered
+    if run.returncode != 0:
+        assert all("uuid" not in (r.get("outputs") or {}) for r in registrations_in(file_project.export(stack)))
+        cancelled = file_project.run("cancel", "--stack", stack)
+        assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
+
+    rerun = file_project.run("up", "--stack", stack)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert names_registered(double) == Counter({f"{stack}-c{i}": 1 for i in range(CONNECTORS)})
+    assert len(double.requests) == CONNECTORS, "no registration was posted twice"
+    uuids = sorted(r["outputs"]["uuid"] for r in registrations_in(file_project.export(stack)))
+    assert uuids == sorted(double.records)
+    assert file_journal(file_project) == 0, "the run that ended well cleared the journal"
+
+
+def test_a_fleet_killed_mid_registration_registers_each_connector_once(project, double, postgres):
+    stacks = [f"lost-{i}" for i in range(4)]
+    for stack in stacks:
+        project.add_stack(stack, [connector(stack, c, double.url) for c in range(5)])
+    double.hold_after = 7
+    run = project.start("up", "--stacks", "lost-*", "--parallel", "2")
+
+    def saved() -> int:
+        return sum(len(registrations_in(project.export(s))) for s in stacks)
+
+    def ready() -> bool:
+        if double.held < 1:
+            return False
+        rows = postgres_journal(postgres)
+        return rows == 7 or (rows < 7 and rows + saved() == 7)
+
+    kill_when(run, ready)
+    assert run.returncode != 0
+    double.hold_after = None
+    double.released.set()
+    assert len(double.records) == 7
+
+    cancelled = project.run("cancel", "--stacks", "lost-*", "--parallel", "2")
+    assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
+    rerun = project.run("up", "--stacks", "lost-*", "--parallel", "2")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert names_registered(double) == Counter({f"{s}-c{c}": 1 for s in stacks for c in range(5)})
+    assert len(double.requests) == 20, "no registration was posted twice"
+    for stack in stacks:
+        registered = registrations_in(project.export(stack))
+        assert sorted(r["outputs"]["uuid"] for r in registered) == sorted(u for u, r in double.records.items() if r.name.startswith(stack))
+    assert postgres_journal(postgres) == 0

@@ -1,0 +1,92 @@
+"""The registration and its journal (``recovery``): a create that registered writes its outcome
+before returning; a create after a killed run returns that outcome and posts nothing; a record
+deleted or found gone leaves the journal; a journal that cannot be read stops the create before
+anything is sent; one that cannot be written warns and lets the run keep the outcome."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from components.registration import journal, recovery
+from components.registration.errors import RegistrationError
+from components.registration.provider import RegistrationProvider
+
+from ..platform_double import ADMIN_TOKEN, PlatformDouble
+from ..registration_props import registration_props
+
+URL = "http://x509.ilm.svc.cluster.local:8080"
+REGISTER = ("POST", "/v2/connector/register")
+
+
+@pytest.fixture
+def journaled(tmp_path, monkeypatch) -> pathlib.Path:
+    monkeypatch.setenv(journal.BACKEND_ENV, f"file://{tmp_path}")
+    monkeypatch.setenv(journal.ENV, "connectors/dev")
+    return tmp_path / ".pulumi" / "connector-journal" / "connectors" / "dev"
+
+
+def props(double: PlatformDouble, **extra: object) -> dict:
+    return registration_props(double.url, **{"url": URL, **extra})
+
+
+def test_a_create_after_a_killed_run_returns_the_journaled_outcome_and_posts_nothing(double, journaled):
+    first = RegistrationProvider().create(props(double))
+    assert [p.suffix for p in journaled.iterdir()] == [".json"]
+    entry = journal.FileJournal(journaled).get(journaled.iterdir().__next__().stem)
+    assert entry is not None and entry.uuid == first.id and entry.status == first.outs["status"]
+    assert URL not in (journaled / f"{journal.entry_key(double.url, props(double)['name'])}.json").read_text()
+
+    again = RegistrationProvider().create(props(double))  # the engine never saved the first one
+    assert again.id == first.id and again.outs["status"] == first.outs["status"]
+    assert double.count(*REGISTER) == 1 and len(double.records) == 1
+
+
+def test_an_entry_for_another_url_or_version_is_not_this_registration(double, journaled):
+    RegistrationProvider().create(props(double))
+    for changed in ({"url": "http://elsewhere:8080"}, {"connector_version": "v1"}):
+        assert recovery.recorded(props(double, **changed)) is None
+
+
+def test_without_the_journal_nothing_is_written_and_every_create_posts(double, tmp_path, monkeypatch):
+    monkeypatch.setenv(journal.BACKEND_ENV, f"file://{tmp_path}")
+    monkeypatch.delenv(journal.ENV, raising=False)
+    RegistrationProvider().create(props(double))
+    assert not (tmp_path / ".pulumi").exists()
+    assert recovery.recorded(props(double)) is None
+
+
+def test_a_record_deregistered_or_found_gone_leaves_the_journal(double, journaled):
+    admin = {"admin_credentials": {"bearerToken": ADMIN_TOKEN}, "deregister_on_destroy": True}
+    created = RegistrationProvider().create(props(double, **admin))
+    RegistrationProvider().delete(created.id, created.outs)
+    assert recovery.recorded(props(double, **admin)) is None
+
+    created = RegistrationProvider().create(props(double, **admin))
+    double.records.clear()
+    assert RegistrationProvider().read(created.id, created.outs).id == ""
+    assert recovery.recorded(props(double, **admin)) is None
+    assert double.count(*REGISTER) == 2
+
+
+def test_an_unreadable_journal_stops_the_create_before_anything_is_sent(double, journaled):
+    journaled.mkdir(parents=True)
+    key = journal.entry_key(double.url, props(double)["name"])
+    (journaled / f"{key}.json").write_text("{not json")
+    with pytest.raises(RegistrationError) as raised:
+        RegistrationProvider().create(props(double))
+    assert "unreadable" in str(raised.value) and "nothing was sent to the platform" in str(raised.value)
+    assert double.calls == []
+
+
+def test_an_unwritable_journal_warns_and_the_outcome_is_still_returned(double, journaled, monkeypatch, capsys):
+    def disk_full(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal.os, "replace", disk_full)
+    created = RegistrationProvider().create(props(double))
+    assert created.id in double.records
+    warning = capsys.readouterr().err
+    assert "could not be written" in warning and "kept only when this run ends" in warning
+    assert str(journaled) not in warning
