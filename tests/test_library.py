@@ -5,6 +5,7 @@ virtualenv with no repository on ``sys.path``."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -56,9 +57,10 @@ def test_the_wheel_installs_and_imports_alone(tmp_path):
 
 
 def test_the_library_gives_ranges_and_the_program_pins():
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["dependencies"] + [d for extra in project["optional-dependencies"].values() for d in extra]
     assert declared and not any("==" in d for d in declared)
     pinned = [line for line in (ROOT / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")]
     assert pinned and all("==" in line for line in pinned)
-    names = {d.split(">")[0].split("<")[0].split("=")[0].strip().lower() for d in declared}
-    assert names == {line.split("==")[0].lower() for line in pinned}, json.dumps(sorted(names))
+    names = {re.split(r"[<>=\[]", d)[0].strip().lower() for d in declared}
+    assert names == {re.split(r"[=\[]", line)[0].lower() for line in pinned}, json.dumps(sorted(names))
