@@ -22,7 +22,7 @@ from scripts.engine_tools import ToolsUnavailable, engine_env
 from scripts.interrupts import graceful_interrupts
 from scripts.pulumi_cli import find_cli, logged_in_backend
 from scripts.runs import CREATING, RunOptions, RunReport
-from scripts.sdk_inline_server import report_run_errors_once
+from scripts.sdk_inline_server import record_program_frames_only, report_run_errors_once
 
 LOCAL_PASSPHRASE = "local-dev-only"
 PROJECT = "connectors"
@@ -123,6 +123,7 @@ def open_stack(options: RunOptions) -> Any:
     os.environ.update(env)
     os.chdir(work_dir)
     report_run_errors_once()
+    record_program_frames_only()
     root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
     command = auto.PulumiCommand(root=root, skip_version_check=True)
     workspace = auto.LocalWorkspaceOptions(

@@ -145,3 +145,59 @@ def test_the_sdks_provider_server_serves_components_only_and_starts_as_the_packa
     assert "ProviderServicer(provider, args, engine_address=engine_address)" in main
     assert "add_ResourceProviderServicer_to_server" in main and "_GRPC_CHANNEL_OPTIONS" in main
     assert GRPC_OPTIONS
+
+
+class _Base:
+    def __init__(self, trace):
+        self.trace = trace()
+
+
+class _Kind(_Base):
+    def __init__(self, trace):
+        super().__init__(trace)
+
+
+class _Concrete(_Kind):
+    def __init__(self, trace):
+        super().__init__(trace)
+
+
+def _created(trace):
+    """A resource-like constructor chain (three ``__init__``), as the SDK's tracer expects it."""
+    return _Concrete(trace).trace
+
+
+def _positions(trace):
+    return [(f.pc.uri, f.pc.line) for f in trace.frames]
+
+
+def test_the_sdk_still_records_each_resources_stack_trace_through_the_function_replaced():
+    from pulumi.runtime import resource
+
+    for registering in (resource.register_resource, resource.read_resource):
+        assert "_get_stack_trace()" in inspect.getsource(registering), "the SDK no longer traces through it"
+    assert "traceback.extract_stack()" in inspect.getsource(resource._get_stack_trace)
+
+
+def test_the_program_trace_is_the_sdks_frames_up_to_the_first_frame_of_the_sdk(monkeypatch):
+    from pulumi.runtime import resource
+
+    from scripts import sdk_inline_server
+
+    sdks, ours = _positions(_created(resource._get_stack_trace)), _positions(_created(sdk_inline_server.program_stack_trace))
+    assert ours == sdks, "with no SDK frame below, the same frames"
+    assert ours[0][0].endswith("/tests/test_sdk_workarounds.py") and ours[0][1] == _created.__code__.co_firstlineno + 2
+
+    monkeypatch.setattr(sdk_inline_server, "SDK_FOLDER", str(pathlib.Path(__file__).parent) + "/")
+    assert _positions(_created(sdk_inline_server.program_stack_trace)) == [], "cut at the first frame of the SDK's folder"
+    assert sdk_inline_server.SDK_FOLDER != str(pathlib.Path(pulumi.__file__).parent) + "/"
+
+
+def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
+    from pulumi.runtime import resource
+
+    from scripts import sdk_inline_server
+
+    monkeypatch.setattr(resource, "_get_stack_trace", resource._get_stack_trace)
+    sdk_inline_server.record_program_frames_only()
+    assert resource._get_stack_trace is sdk_inline_server.program_stack_trace

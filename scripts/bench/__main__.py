@@ -28,6 +28,9 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--split", type=int, metavar="N", help="one stack of N connectors against the fleet command")
     parser.add_argument("--split-stacks", type=int, default=8)
     parser.add_argument("--split-operations", nargs="+", choices=["preview", "up"], default=["preview", "up"])
+    parser.add_argument("--fleet", type=int, nargs="+", metavar="N", help="fleets of N registering connectors: before and now")
+    parser.add_argument("--fleet-stack-size", type=int, default=25, help="--fleet: connectors per stack, the current way")
+    parser.add_argument("--fleet-every-size", action="store_true", help="--fleet: the way before at every size, not the largest")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
     return parser.parse_args(argv)
 
@@ -45,6 +48,10 @@ def main(argv: list[str] | None = None) -> int:
         from scripts.bench.ready import ready_latency_benchmark
 
         return ready_latency_benchmark(out)
+    if options.fleet:
+        from scripts.bench.fleet import fleet_benchmark
+
+        return fleet_benchmark(options.fleet, options.fleet_stack_size, options.parallel, out, options.fleet_every_size)
     if options.split:
         from scripts.bench.split import split_benchmark
 
