@@ -89,5 +89,7 @@ def test_a_fleet_killed_mid_registration_registers_each_connector_once(project, 
     assert len(double.requests) == 20, "no registration was posted twice"
     for stack in stacks:
         registered = registrations_in(project.export(stack))
-        assert sorted(r["outputs"]["uuid"] for r in registered) == sorted(u for u, r in double.records.items() if r.name.startswith(stack))
+        assert sorted(r["outputs"]["uuid"] for r in registered) == sorted(
+            u for u, r in double.records.items() if r.name.startswith(stack)
+        )
     assert postgres_journal(postgres) == 0

@@ -27,7 +27,13 @@ def test_the_folder_of_a_file_backend(url, expected):
 
 @pytest.mark.parametrize(
     ("url", "kept"),
-    [("file:///s", True), ("postgres://u:p@h/db", True), ("postgresql://h/db", True), ("s3://bucket", False), ("https://api.pulumi.com", False)],
+    [
+        ("file:///s", True),
+        ("postgres://u:p@h/db", True),
+        ("postgresql://h/db", True),
+        ("s3://bucket", False),
+        ("https://api.pulumi.com", False),
+    ],
 )
 def test_which_backends_keep_a_journal(url, kept):
     assert journal.supports(url) is kept
