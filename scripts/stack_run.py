@@ -4,7 +4,6 @@ engine the graceful way (``interrupts``)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pathlib
 import sys
@@ -142,11 +141,18 @@ def journal_stack(stack: str) -> str:
     return f"{PROJECT}/{stack}"
 
 
-def clear_journal(options: RunOptions) -> None:
-    """After an ``up`` that ended well: its state holds every outcome the journal kept."""
-    if os.environ.get(journal.ENV) == journal_stack(options.stack):
-        with contextlib.suppress(journal.JournalError):
-            journal.open_journal(os.environ["PULUMI_BACKEND_URL"], journal_stack(options.stack)).clear()
+def journaled(options: RunOptions) -> bool:
+    return os.environ.get(journal.ENV) == journal_stack(options.stack)
+
+
+def clear_journal(options: RunOptions) -> int:
+    """After an ``up`` that ended well: its state holds every outcome the journal kept, one per
+    registration this run created (or took over from a killed run); how many."""
+    try:
+        return journal.open_journal(os.environ["PULUMI_BACKEND_URL"], journal_stack(options.stack)).clear()
+    except journal.JournalError as error:
+        print(f"warning: {error}", file=sys.stderr)
+        return 0
 
 
 @dataclass
@@ -178,15 +184,19 @@ class Run:
         self.report.changes = without_same(preview.change_summary)
 
     def up(self) -> None:
+        """With the journal, the registrations it created are its entries: the engine's event
+        stream (every step's whole state, as JSON, parsed here) is not asked for."""
+        with_journal = journaled(self.options)
         result = self.stack.up(
-            on_event=self.count_registrations,
+            on_event=None if with_journal else self.count_registrations,
             diff=self.options.diff,
             replace=list(self.options.replace) or None,
             refresh=self.options.refresh or None,
             **self.engine_options(),
         )
         self.report.changes = without_same(result.summary.resource_changes)
-        clear_journal(self.options)
+        if with_journal:
+            self.report.registrations = clear_journal(self.options)
         for key, value in result.outputs.items():
             print(f"{key}: {'[secret]' if value.secret else value.value}")
 

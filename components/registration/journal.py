@@ -59,8 +59,8 @@ class Journal(Protocol):
 
     def remove(self, key: str) -> None: ...
 
-    def clear(self) -> None:
-        """Every entry of the stack."""
+    def clear(self) -> int:
+        """Every entry of the stack removed; how many there were."""
 
 
 def supports(backend_url: str) -> bool:
@@ -121,12 +121,15 @@ class FileJournal:
         with contextlib.suppress(FileNotFoundError):
             (self.folder / f"{key}.json").unlink()
 
-    def clear(self) -> None:
+    def clear(self) -> int:
+        removed = 0
         for path in self.folder.glob("*.json"):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
+                removed += 1
         with contextlib.suppress(OSError):
             self.folder.rmdir()
+        return removed
 
     def _sync_folder(self) -> None:
         descriptor = os.open(self.folder, os.O_RDONLY)

@@ -82,6 +82,7 @@ class PostgresJournal:
         with self._cursor() as cursor:
             cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s AND key = %s", (self.stack, key))
 
-    def clear(self) -> None:
+    def clear(self) -> int:
         with self._cursor() as cursor:
             cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s", (self.stack,))
+            return int(cursor.rowcount)

@@ -72,8 +72,9 @@ def test_clear_empties_the_stack_and_leaves_the_others(tmp_path):
     dev, prod = (journal.open_journal(f"file://{tmp_path}", f"connectors/{s}") for s in ("dev", "prod"))
     for book in (dev, prod):
         book.put("a", Entry("u", "s", "m"))
-    dev.clear()
+    assert dev.clear() == 1
     assert dev.get("a") is None and not dev.folder.exists()
+    assert dev.clear() == 0
     assert prod.get("a") == Entry("u", "s", "m")
 
 

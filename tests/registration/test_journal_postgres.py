@@ -33,7 +33,7 @@ def test_entries_per_stack_in_their_own_table(postgres):
     dev.remove("k")
     assert dev.get("k") is None and prod.get("k") is not None
     prod.put("other", Entry("u3", "s", "m"))
-    prod.clear()
+    assert prod.clear() == 2
     assert prod.get("k") is None and prod.get("other") is None
     rows = postgres.psql("SELECT count(*) FROM connector_registration_journal")
     assert rows.stdout.strip() == "0"
