@@ -68,7 +68,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--checkpoints",
         action="store_true",
-        help="up: save state after every step, without the registration journal (the slower way before it)",
+        help="up: save state after every step (the slower way before the registration journal, which it keeps too)",
     )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     add_review_flags(parser)

@@ -42,18 +42,17 @@ class Checkpoints:
 
 def checkpoints(options: RunOptions, backend: str) -> Checkpoints:
     """A preview saves no state (its checkpoints are serialized and thrown away: two thirds of a
-    200-connector preview's time), so it never takes them. An ``up`` on a backend that keeps the
-    registration journal (file://, postgres://) skips them and journals, unless ``--checkpoints``
-    asks for the engine's (the engine's cost grows with the square of a stack's size; see
-    docs/performance.md). Elsewhere they are skipped only when asked (``--skip-checkpoints``),
-    journaled when the backend can keep it."""
-    journaled = options.operation == "up" and journal.supports(backend)
+    200-connector preview's time), so it never takes them. Where the backend keeps the
+    registration journal (file://, postgres://), every run that changes the stack keeps it (an
+    ``up`` after a killed one finds the outcomes there whatever its flags; a ``destroy`` that
+    de-registers removes them), and an ``up`` skips the engine's checkpoints unless
+    ``--checkpoints`` asks for them (their cost grows with the square of a stack's size; see
+    docs/performance.md). Elsewhere checkpoints are skipped only when asked (``--skip-checkpoints``)."""
     if options.operation == "preview":
         return Checkpoints(skipped=True, journal=False)
-    if options.checkpoints:
-        return Checkpoints(skipped=False, journal=False)
-    skipped = options.skip_checkpoints or journaled
-    return Checkpoints(skipped=skipped, journal=skipped and journaled)
+    journaled = options.operation in ("up", "refresh", "destroy") and journal.supports(backend)
+    by_default = options.operation == "up" and journaled and not options.checkpoints
+    return Checkpoints(skipped=options.skip_checkpoints or by_default, journal=journaled)
 
 
 def local_state(work_dir: pathlib.Path) -> pathlib.Path:

