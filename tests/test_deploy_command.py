@@ -109,3 +109,18 @@ def test_flags_that_belong_to_other_operations_are_refused():
         with pytest.raises(SystemExit):
             arguments(argv)
     assert arguments(["up", "--stacks", "p-*", "--shard", "2/4"]).shard == (2, 4)
+
+
+def test_an_inline_run_collects_cycles_less_often_and_never_rescans_the_imported_heap():
+    import gc
+
+    from scripts.stack_run import YOUNG_THRESHOLD, collect_less_often
+
+    before = gc.get_threshold()
+    try:
+        collect_less_often()
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
