@@ -24,30 +24,20 @@ request schema, an answer status or body the operation does not declare) is reco
 from __future__ import annotations
 
 import json
-import re
 import ssl
 import threading
-import time
 import uuid as uuids
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import cache
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
-import jsonschema
-import yaml
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
-
-from .connector_callback import call_back
+from .core_contract import json_schema_of, operation, registry, schema_problems
 from .http_answer import answer_json, serving
+from .platform_register import RegisterCalls
 
-OPENAPI_FILE = Path(__file__).parent / "data" / "core-connector-openapi.yaml"
-OPENAPI_URI = "https://platform.test/openapi.json"
 ADMIN_TOKEN = "platform-admin-jwt-test-token"
 REQUIRED_INTERFACES = ("info", "health", "metrics")
 V2_INTERFACES = (*REQUIRED_INTERFACES, "compliance")
@@ -86,57 +76,6 @@ class Record:
                 {"uuid": str(uuids.uuid5(uuids.NAMESPACE_URL, code)), "code": code, "version": "v2"} for code in self.interfaces
             ],
         }
-
-
-@cache
-def openapi() -> dict[str, Any]:
-    """The Core's OpenAPI description, as the file has it but for what the Core reads less of."""
-    document = yaml.safe_load(OPENAPI_FILE.read_text())
-    schemas = document["components"]["schemas"]
-    # The Core reads a request's attribute as RequestAttributeV2 and looks its definition up by
-    # name, which gives the rest: uuid, contentType and version are not required of it; and it
-    # reads each content item by that definition's content type, where the file's oneOf of item
-    # types overlaps (a string data is a String, a Text and an Object item alike): any one will do.
-    schemas["RequestAttribute"] = {**schemas["RequestAttributeV2"], "required": ["name"]}
-    items = schemas["BaseAttributeContentDtoV2"]
-    items["anyOf"] = items.pop("oneOf")
-    return document
-
-
-@cache
-def _registry() -> Registry:
-    return Registry().with_resource(OPENAPI_URI, Resource(contents=openapi(), specification=DRAFT202012))
-
-
-def schema_problems(schema: dict[str, Any], value: Any) -> list[str]:
-    wrapped = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://platform.test/x", **_rebased(schema)}
-    validator = jsonschema.Draft202012Validator(wrapped, registry=_registry())
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message[:200]}" for e in validator.iter_errors(value)]
-
-
-def _rebased(schema: Any) -> Any:
-    """``#/components/...`` references pointed at the OpenAPI document's own URI."""
-    if isinstance(schema, dict):
-        return {k: (OPENAPI_URI + v if k == "$ref" and v.startswith("#") else _rebased(v)) for k, v in schema.items()}
-    if isinstance(schema, list):
-        return [_rebased(v) for v in schema]
-    return schema
-
-
-def operation(method: str, path: str) -> tuple[str, dict[str, Any]] | None:
-    """The OpenAPI path template and operation a request matches, or None."""
-    for template, item in openapi()["paths"].items():
-        pattern = "^" + re.sub(r"\{[^}]+\}", "[^/]+", template) + "$"
-        if re.match(pattern, path) and method.lower() in item:
-            return template, item[method.lower()]
-    return None
-
-
-def json_schema_of(content: dict[str, Any] | None) -> dict[str, Any] | None:
-    if not content:
-        return None
-    media = content.get("application/json")
-    return media.get("schema") if media else None
 
 
 @dataclass
@@ -188,7 +127,7 @@ class PlatformDouble:
         return [r for r in self.records.values() if r.name == name]
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(RegisterCalls, BaseHTTPRequestHandler):
     double: PlatformDouble
 
     def log_message(self, *args: Any) -> None:
@@ -306,78 +245,6 @@ class _Handler(BaseHTTPRequestHandler):
         """An answer the OpenAPI file leaves undeclared for the operation, as the Core gives it."""
         answer_json(self, status, json.dumps({"message": message}).encode())
 
-    def _register(self, op: dict[str, Any], path: str, body: Any, unreadable: bool) -> None:
-        double = self.double
-        if self._held():
-            return
-        if double.register_delay:
-            time.sleep(double.register_delay)
-        if double.register_gate is not None:
-            double.register_gate.wait(600)
-        double.register_times.append(datetime.now(UTC))
-        double.paths.append("/api" + path)
-        double.requests.append(body)
-        if double.script:
-            answer = double.script.pop(0)
-            answer_json(self, answer.status, json.dumps(answer.body).encode() if answer.body is not None else b"")
-            return
-        if unreadable or not isinstance(body, dict) or not {"name", "url", "version", "authType"} <= set(body):
-            self._answer(op, 400, {"message": "the request could not be read"})
-            return
-        if not body["name"].strip():
-            self._refuse(422, "name must not be blank")
-            return
-        with double.lock:
-            record = self._saved(body)
-        if record is None:
-            return
-        unknown = [
-            a["name"]
-            for a in body.get("customAttributes") or []
-            if a["name"] not in (double.attribute_definitions or {a["name"]})
-        ]
-        if unknown:
-            self._answer(op, 404, {"message": "attribute definition not found"})
-            return
-        self._answer(op, 200, record.detail())
-        if double.after_register is not None:
-            self.wfile.flush()
-            double.after_register()
-
-    def _held(self) -> bool:
-        """Kept waiting (``hold_after``), then dropped without an answer."""
-        double = self.double
-        with double.lock:
-            held = double.hold_after is not None and len(double.records) >= double.hold_after
-            double.held += held
-        if held:
-            double.released.wait(600)
-            self.close_connection = True
-        return held
-
-    def _saved(self, body: dict[str, Any]) -> Record | None:
-        """The record the register call saves, after the Core's checks in its order; None when
-        one of them answered."""
-        records = list(self.double.records.values())
-        if any(r.name == body["name"] for r in records):
-            self._refuse(409, "connector with the same name already exists")
-            return None
-        if any((r.url, r.version) == (body["url"], body["version"]) for r in records):
-            self._refuse(409, "connector with the same url and version already exists")
-            return None
-        interfaces = list(V2_INTERFACES)
-        if self.double.callback:
-            refused, interfaces = call_back(body["url"], body["version"])
-            if refused is not None:
-                self._refuse(refused, "connector could not be reached" if refused >= 500 else "connector refused")
-                return None
-        record = Record(
-            str(uuids.uuid4()), body["name"], body["version"], body["url"], body["authType"],
-            body.get("authAttributes") or [], body.get("customAttributes") or [], interfaces=interfaces,
-        )  # fmt: skip
-        self.double.records[record.uuid] = record
-        return record
-
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 
 
@@ -387,7 +254,7 @@ def platform_double(tls: Any = None) -> Iterator[PlatformDouble]:
     it HTTPS with client certificates signed by that CA accepted as administrators."""
     # Parsed before serving: threads answering the first requests at once would each parse the
     # description (``cache`` does not hold them back), seconds of CPU the client sees as delay.
-    _registry()
+    registry()
     handler = type("Handler", (_Handler,), {})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     scheme = "http"
