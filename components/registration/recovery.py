@@ -19,21 +19,13 @@ def _matches(props: dict[str, Any]) -> str:
     return journal.digest(str(props["url"]), str(inputs.value(props, "connector_version")))
 
 
-def _opened() -> journal.Journal | None:
-    try:
-        return journal.from_env()
-    except journal.JournalError as error:
-        raise RegistrationError(f"{error}; nothing was sent to the platform") from None
-
-
 def recorded(props: dict[str, Any]) -> tuple[str, str] | None:
     """(uuid, status) of an earlier run that registered this connector but was stopped before
-    its state was saved; None when there is none (or no journal)."""
-    book = _opened()
-    if book is None:
-        return None
+    its state was saved; None when there is none (or no journal). A journal that cannot be read
+    stops the create before anything is sent."""
     try:
-        entry = book.get(_key(props))
+        book = journal.from_env()
+        entry = book.get(_key(props)) if book is not None else None
     except journal.JournalError as error:
         raise RegistrationError(f"{error}; nothing was sent to the platform") from None
     return (entry.uuid, entry.status) if entry and entry.matches == _matches(props) else None
@@ -42,19 +34,24 @@ def recorded(props: dict[str, Any]) -> tuple[str, str] | None:
 def record(props: dict[str, Any], uuid: str, status: str) -> None:
     """The platform's answer, in the journal before the engine hears of it. When the journal
     cannot take it the run goes on (its state, saved at its end, keeps the outcome) with a warning."""
-    book = _opened()
-    if book is None:
-        return
     try:
-        book.put(_key(props), journal.Entry(uuid, str(status), _matches(props)))
+        book = journal.from_env()
+        if book is not None:
+            book.put(_key(props), journal.Entry(uuid, str(status), _matches(props)))
     except journal.JournalError as error:
-        print(f"warning: {error}: the uuid is kept only when this run ends and saves its state", file=sys.stderr, flush=True)
+        _warn(f"{error}: the uuid is kept only when this run ends and saves its state")
 
 
 def forget(props: dict[str, Any]) -> None:
-    book = journal.from_env() if props.get("platform_url") and props.get("name") else None
-    if book is not None:
-        try:
+    if not (props.get("platform_url") and props.get("name")):
+        return
+    try:
+        book = journal.from_env()
+        if book is not None:
             book.remove(_key(props))
-        except journal.JournalError as error:
-            print(f"warning: {error}", file=sys.stderr, flush=True)
+    except journal.JournalError as error:
+        _warn(str(error))
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
