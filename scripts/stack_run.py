@@ -22,7 +22,7 @@ from scripts.engine_tools import ToolsUnavailable, engine_env
 from scripts.interrupts import graceful_interrupts
 from scripts.pulumi_cli import find_cli, logged_in_backend
 from scripts.runs import CREATING, RunOptions, RunReport
-from scripts.sdk_inline_server import record_program_frames_only, report_run_errors_once
+from scripts.sdk_inline_server import record_source_positions_only, report_run_errors_once
 
 LOCAL_PASSPHRASE = "local-dev-only"
 PROJECT = "connectors"
@@ -123,7 +123,7 @@ def open_stack(options: RunOptions) -> Any:
     os.chdir(work_dir)
     report_run_errors_once()
     collect_less_often()
-    record_program_frames_only()
+    record_source_positions_only()
     root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
     command = auto.PulumiCommand(root=root, skip_version_check=True)
     workspace = auto.LocalWorkspaceOptions(

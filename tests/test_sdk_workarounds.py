@@ -179,18 +179,61 @@ def test_the_sdk_still_records_each_resources_stack_trace_through_the_function_r
     assert "traceback.extract_stack()" in inspect.getsource(resource._get_stack_trace)
 
 
-def test_the_program_trace_is_the_sdks_frames_up_to_the_first_frame_of_the_sdk(monkeypatch):
+def test_the_trace_is_the_sdks_first_frame_alone(monkeypatch):
     from pulumi.runtime import resource
 
     from scripts import sdk_inline_server
 
-    sdks, ours = _positions(_created(resource._get_stack_trace)), _positions(_created(sdk_inline_server.program_stack_trace))
-    assert ours == sdks, "with no SDK frame below, the same frames"
+    sdks, ours = _positions(_created(resource._get_stack_trace)), _positions(_created(sdk_inline_server.source_position_trace))
+    assert len(sdks) > 1 and ours == sdks[:1], "the SDK's source position, the one frame"
     assert ours[0][0].endswith("/tests/test_sdk_workarounds.py") and ours[0][1] == _created.__code__.co_firstlineno + 2
 
     monkeypatch.setattr(sdk_inline_server, "SDK_FOLDER", str(pathlib.Path(__file__).parent) + "/")
-    assert _positions(_created(sdk_inline_server.program_stack_trace)) == [], "cut at the first frame of the SDK's folder"
+    assert _positions(_created(sdk_inline_server.source_position_trace)) == [], "none when the caller is the SDK's"
     assert sdk_inline_server.SDK_FOLDER != str(pathlib.Path(pulumi.__file__).parent) + "/"
+
+
+def test_the_component_librarys_own_frames_are_passed_over(monkeypatch):
+    """Every resource of a component (it and its children) is placed at the program's line that
+    created the component; a resource the program creates itself, at its own line."""
+    import pulumi_kubernetes as k8s
+    from pulumi.runtime import mocks as sdk_mocks
+    from pulumi.runtime import resource
+
+    from components.connector_component import ConnectorComponent
+    from scripts import sdk_inline_server
+    from tests.mocks import run
+
+    traces: dict[str, list[tuple[str, int]]] = {}
+    registering = sdk_mocks.MockMonitor.RegisterResource
+
+    def recorded(self, request):
+        traces[f"{request.type}/{request.name}"] = [(f.pc.uri, f.pc.line) for f in request.stackTrace.frames]
+        return registering(self, request)
+
+    monkeypatch.setattr(sdk_mocks.MockMonitor, "RegisterResource", recorded)
+    monkeypatch.setattr(resource, "_get_stack_trace", sdk_inline_server.source_position_trace)
+    here = pathlib.Path(__file__).as_uri()
+
+    def program() -> None:
+        ConnectorComponent("demo", {"name": "demo", "image": {"repository": "r", "tag": "1"}})
+        k8s.core.v1.ConfigMap("own")
+
+    run(program)
+    line = program.__code__.co_firstlineno + 1
+    assert traces.pop("pulumi:pulumi:Stack/connectors-test") == [], "the SDK creates the stack"
+    assert traces.pop("kubernetes:core/v1:ConfigMap/own") == [(here, line + 1)]
+    assert sorted(traces) == sorted(
+        f"{kind}/demo"
+        for kind in (
+            "connectors:index:Connector",
+            "kubernetes:core/v1:ServiceAccount",
+            "kubernetes:core/v1:Service",
+            "kubernetes:apps/v1:Deployment",
+            "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        )
+    )
+    assert all(trace == [(here, line)] for trace in traces.values()), traces
 
 
 def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
@@ -199,5 +242,5 @@ def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
     from scripts import sdk_inline_server
 
     monkeypatch.setattr(resource, "_get_stack_trace", resource._get_stack_trace)
-    sdk_inline_server.record_program_frames_only()
-    assert resource._get_stack_trace is sdk_inline_server.program_stack_trace
+    sdk_inline_server.record_source_positions_only()
+    assert resource._get_stack_trace is sdk_inline_server.source_position_trace

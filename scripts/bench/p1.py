@@ -17,6 +17,7 @@ from .common import (
     inline_stack,
     machine,
     preview_as_deployed,
+    run_as_deployed,
     timed,
     write_result,
 )
@@ -171,6 +172,7 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 
 def p1_benchmark(sizes: list[int], rounds: int, out: pathlib.Path, skip_checkpoints: bool) -> int:
     env = engine_environment()
+    run_as_deployed()
     env["PULUMI_SKIP_CHECKPOINTS"] = os.environ.get("PULUMI_SKIP_CHECKPOINTS", "false")
     rows = rows_of(measure(sizes, rounds, env))
     print_table(rows)
