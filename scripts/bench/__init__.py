@@ -6,8 +6,9 @@ real engine (Automation API inline, render mode, a ``file://`` backend in a temp
 
 For each size n, three variants run interleaved in the same process: the hand-written program,
 the same program with each connector's objects under a bare component (a ``ComponentResource``
-subclass: what one component per connector costs in Pulumi itself), and the component. Each runs preview (as
-``deploy.py preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
+subclass: what one component per connector costs in Pulumi itself), and the component, the
+process tuned as ``deploy.py`` tunes its own (``common.run_as_deployed``: all three alike). Each
+runs preview (as ``deploy.py preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
 the component / hand-written ratio, bare component / hand-written, component / bare component,
 seconds per connector) and writes ``<out>/bench.json`` and, when matplotlib is installed,
 ``<out>/bench.png`` (seconds against n, one line per variant and operation). Never part of

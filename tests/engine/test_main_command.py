@@ -93,7 +93,17 @@ def test_status_shows_each_connector_and_changes_nothing(tmp_path):
     rows = {line.split()[1]: line.split() for line in table[header + 1 :] if line.strip()}
     uuids = {r.name: uuid for uuid, r in double.records.items()}
     assert table[header].split() == ["KIND", "NAME", "NAMESPACE", "IMAGE", "READY", "HEALTH", "UUID", "STATUS", "PLATFORM"]
-    assert rows["x509"] == ["connector", "x509", "ilm", "r.example/x509:1.0.0", "-", "-", uuids["X509"], "waitingForApproval", "-"]
+    assert rows["x509"] == [
+        "connector",
+        "x509",
+        "ilm",
+        "r.example/x509:1.0.0",
+        "-",
+        "-",
+        uuids["X509"],
+        "waitingForApproval",
+        "-",
+    ]
     assert rows["tsa"][6:] == [uuids["TSA"], "waitingForApproval", "waitingForApproval"]
     assert calls[-1][0] == "GET" and all(method in ("GET", "POST") for method, _ in calls)
 
