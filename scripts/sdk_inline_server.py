@@ -15,8 +15,8 @@ below the program are some twenty frames of the Automation API's server, asyncio
 threads: most of each resource's bytes in state, serialized by the engine again at every save,
 and a fifth of a no-op ``up``'s time (100 connectors: 12 s, 9.7 s without). Inside a component
 the frames of the component library (its builders, one frame each) came on top: 7 frames a child,
-a sixth of a connector's state, and the component's cost against the same objects in a bare
-component (#33: ``up`` 1.21, no-op 1.29). Here a resource's trace is its source position alone,
+a sixth of a connector's state, and most of the component's cost against the same objects in a
+bare component (#33, n = 100: ``up`` 1.21 times, no-op 1.29). Here a resource's trace is its source position alone,
 the one frame Pulumi shows: the program's line that created it, or that created the component it
 belongs to (the library's own frames are passed over, ``components/program.py`` is the program);
 no source line is read.

@@ -66,7 +66,7 @@ def engine_environment() -> dict[str, str]:
 
 def run_as_deployed() -> None:
     """This process's program runs as ``deploy.py`` runs it: the cycle collector tuned and each
-    resource's stack trace cut to the program's frames (``scripts/stack_run``). Every variant a
+    resource's stack trace cut to its source position (``scripts/stack_run``). Every variant a
     benchmark compares runs in this one process, so each gets them alike."""
     from scripts.sdk_inline_server import record_source_positions_only
     from scripts.stack_run import collect_less_often
