@@ -107,3 +107,28 @@ def test_without_a_cli_or_go_one_message_says_what_to_install(tmp_path):
         assert done.returncode == 3
         assert "no Pulumi CLI v3.274.0 or newer on PATH, and no Go to build one: install the Pulumi CLI" in done.stderr
         assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_an_up_shows_the_outputs_once_and_never_reads_them_back(engine, tmp_path):
+    """The CLI's display of the ``up`` shows the stack's outputs; the main command neither reads
+    them back (two ``pulumi stack output`` runs over the whole state, every stack of a fleet) nor
+    prints them a second time. The user's CLI is wrapped to log every command it is given."""
+    cli = tmp_path / "pulumi" / "bin"
+    shutil.copytree(engine["TOOLS_BIN"], cli)
+    (cli / "pulumi").rename(cli / "pulumi-real")
+    calls = tmp_path / "calls.log"
+    (cli / "pulumi").write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{cli / "pulumi-real"}" "$@"\n')
+    (cli / "pulumi").chmod(0o755)
+    env = {"PATH": f"{cli}:/usr/bin:/bin", "HOME": str(tmp_path / "home"), "PULUMI_HOME": engine["PULUMI_HOME"]}
+    (tmp_path / "state").mkdir()
+    env["PULUMI_BACKEND_URL"] = f"file://{tmp_path / 'state'}"
+    done = deploy(env, project_copy(tmp_path), "up")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    commands = calls.read_text().splitlines()
+    assert any(" up " in f" {c} " for c in commands), "the wrapped CLI ran the up"
+    assert not [c for c in commands if "stack output" in c]
+    lines = done.stdout.splitlines()
+    assert lines.count("Outputs:") == 1
+    assert sum('endpoint      : "http://x509-compliance-provider.default.svc' in line for line in lines) == 2, (
+        "in the map and by name (until 0.3.0), each once"
+    )
