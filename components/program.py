@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import pulumi
 from pydantic import ValidationError
 
+from . import secret_config, stack_files
 from .args.connector_spec import ConnectorEntry
 from .args.problems import InvalidArgumentsError, describe, kind_of
 from .args.proxy_spec import ProxyEntry
@@ -181,9 +182,27 @@ def create_components(
     return outputs
 
 
+def require_entries(config: pulumi.Config) -> None:
+    """A stack whose settings hold neither list is refused: a missing or misplaced stack file
+    (a rename, a wrong checkout) reads as one, and running it would delete every resource of
+    the stack. An explicit empty list is how a stack is emptied on purpose."""
+    if config.get("connectors") is not None or config.get("proxies") is not None:
+        return
+    found = secret_config.stack_file()
+    where = f"in {found}" if found else f"no {stack_files.file_name(pulumi.get_stack())} was found"
+    raise InvalidArgumentsError(
+        [
+            f"stack {pulumi.get_stack()}: neither connectors:connectors nor connectors:proxies is set ({where}); "
+            "nothing was changed. To empty the stack on purpose, set connectors:connectors: []"
+        ],
+        heading="invalid stack settings",
+    )
+
+
 def connectors_program(reader: ReferenceReader | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
+    require_entries(config)
     settings = stack_settings(config)
     entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))

@@ -1,22 +1,40 @@
-"""Where a stack's settings file is: ``stacks/Pulumi.<stack>.yaml`` under the project (the
-project's ``stackConfigDir``), for the program and every command that reads one."""
+"""Where a stack's settings file is: ``Pulumi.<stack>.yaml`` in the folder the project's
+``Pulumi.yaml`` names as its ``stackConfigDir`` (``stacks/`` in this project), or beside
+``Pulumi.yaml`` when it names none, as Pulumi itself looks; for the program and every command
+that reads one."""
 
 from __future__ import annotations
 
 import pathlib
 
+import yaml
+
 STACKS_FOLDER = "stacks"
+"""This project's ``stackConfigDir``, where a project folder has no ``Pulumi.yaml`` to say it."""
+PROJECT_FILE = "Pulumi.yaml"
 
 
 def file_name(stack: str) -> str:
     return f"Pulumi.{stack}.yaml"
 
 
+def config_folder(project: pathlib.Path) -> pathlib.Path:
+    """The folder of the project's stack files: its ``Pulumi.yaml``'s ``stackConfigDir``
+    (relative to the project), the project folder when it sets none, ``stacks/`` when the
+    project has no readable ``Pulumi.yaml``."""
+    try:
+        settings = yaml.safe_load((project / PROJECT_FILE).read_text()) or {}
+    except (OSError, yaml.YAMLError):
+        return project / STACKS_FOLDER
+    folder = settings.get("stackConfigDir") if isinstance(settings, dict) else None
+    return project / folder if isinstance(folder, str) and folder else project
+
+
 def stack_file(project: pathlib.Path, stack: str) -> pathlib.Path:
-    return project / STACKS_FOLDER / file_name(stack)
+    return config_folder(project) / file_name(stack)
 
 
 def stack_names(project: pathlib.Path) -> list[str]:
     """The stacks whose settings files are in the project, in name order."""
-    files = (project / STACKS_FOLDER).glob(file_name("*"))
+    files = config_folder(project).glob(file_name("*"))
     return sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in files)

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from components.stack_files import STACKS_FOLDER, stack_names
+from components.stack_files import config_folder, stack_names
 from scripts.runs import RunOptions, RunReport
 
 WORKER = pathlib.Path(__file__).resolve().parent / "stack_worker.py"
@@ -154,7 +154,7 @@ def run_matching(options: RunOptions, pattern: str, parallel: int, shard: tuple[
         print(f"shard {shard[0]}/{shard[1]}: no stack of {pattern!r} falls to it")
         return 0
     if not stacks:
-        print(f"no stack in {work_dir / STACKS_FOLDER} matches {pattern!r}", file=sys.stderr)
+        print(f"no stack in {config_folder(work_dir)} matches {pattern!r}", file=sys.stderr)
         return 2
     return run_fleet(options, stacks, parallel)
 

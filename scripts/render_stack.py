@@ -19,11 +19,15 @@ import yaml
 
 from components.stack_files import stack_file
 from scripts.runs import RunOptions, RunReport
-from scripts.stack_run import passphrase, run
+from scripts.stack_run import SettingsError, passphrase, project_folder, run
 
 
 def render(options: RunOptions) -> int:
-    source = pathlib.Path(options.work_dir).resolve()
+    try:
+        source = project_folder(options)
+    except SettingsError as error:
+        print(f"deploy.py: {error}", flush=True)
+        return 2
     settings = stack_file(source, options.stack)
     if not settings.exists():
         print(f"deploy.py: no stack file {settings}", flush=True)
@@ -35,8 +39,9 @@ def render(options: RunOptions) -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="render-") as folder:
         work = pathlib.Path(folder) / "project"
-        stack_file(work, options.stack).parent.mkdir(parents=True)
+        work.mkdir()
         shutil.copy(source / "Pulumi.yaml", work / "Pulumi.yaml")
+        stack_file(work, options.stack).parent.mkdir(parents=True, exist_ok=True)
         document = yaml.safe_load(settings.read_text()) or {}
         config = document.setdefault("config", {})
         config.update({"connectors:renderDirectory": str(out), "connectors:renderOnly": "true"})

@@ -17,7 +17,7 @@ from pulumi import automation as auto
 from components.program import connectors_program
 from components.registration import journal
 from components.registration.resource import TYPE_TOKEN as REGISTRATION
-from components.stack_files import stack_file
+from components.stack_files import PROJECT_FILE, stack_file
 from scripts.engine_tools import ToolsUnavailable, engine_env
 from scripts.interrupts import graceful_interrupts
 from scripts.pulumi_cli import find_cli, logged_in_backend
@@ -100,9 +100,29 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
     return LOCAL_PASSPHRASE
 
 
+RUNS_THE_PROGRAM = ("preview", "up")
+
+
+def project_folder(options: RunOptions) -> pathlib.Path:
+    """The project folder ``--work-dir`` names, refused without a ``Pulumi.yaml`` (whose
+    ``stackConfigDir`` says where the stack files are); for ``preview`` and ``up``, refused
+    too without the stack's settings file: the program would run with no entries, and an
+    ``up`` would delete everything the stack holds."""
+    work_dir = pathlib.Path(options.work_dir).resolve()
+    if not (work_dir / PROJECT_FILE).is_file():
+        raise SettingsError(f"no {PROJECT_FILE} in {work_dir}: --work-dir must be the project's folder")
+    settings = stack_file(work_dir, options.stack)
+    if options.operation in RUNS_THE_PROGRAM and not settings.is_file():
+        raise SettingsError(
+            f"stack {options.stack}: no stack file {settings}; nothing was run (without it the stack would have no "
+            "entries and an up would delete all it holds). To empty a stack on purpose, set connectors:connectors: [] in it"
+        )
+    return work_dir
+
+
 def open_stack(options: RunOptions) -> Any:
     """The stack, created or selected, with the engine's environment set on this process."""
-    work_dir = pathlib.Path(options.work_dir).resolve()
+    work_dir = project_folder(options)
     cli = find_cli()
     backend, where = state_backend(work_dir, cli)
     secret = passphrase(work_dir, options.stack, options.secrets_provider, backend)
@@ -126,11 +146,9 @@ def open_stack(options: RunOptions) -> Any:
     record_source_positions_only()
     root = str(cli.bin_dir.parent) if cli.bin_dir.name == "bin" else None  # else: the pulumi first on PATH, this one
     command = auto.PulumiCommand(root=root, skip_version_check=True)
-    has_project = (work_dir / "Pulumi.yaml").exists()
     workspace = OutputsShownByTheCli(
         work_dir=str(work_dir),
         program=connectors_program,
-        project_settings=None if has_project else auto.ProjectSettings(name=PROJECT, runtime="python", main=str(work_dir)),
         pulumi_home=env.get("PULUMI_HOME"),
         pulumi_command=command,
         env_vars=env,

@@ -13,7 +13,10 @@ every request and answer checked against its OpenAPI description.
 - ``GET|PUT|DELETE /v2/connectors/{uuid}``, ``PATCH .../approve``, ``POST /v2/connectors/list``
   and ``GET .../health`` need an administrator: ``Authorization: Bearer <ADMIN_TOKEN>`` (401
   without, 403 with another token), or a client certificate verified by the TLS layer when the
-  stand-in serves HTTPS (as the Core's gateway does); 404 for an unknown uuid.
+  stand-in serves HTTPS (as the Core's gateway does: a certificate of another CA ends the
+  handshake with an alert); 404 for an unknown uuid. As the Core: an edit (PUT) of a record
+  that waits for approval, and an approve of one that does not, answer 422 with an array of
+  strings; the list leaves out the records the caller may not see (``hidden``).
 - ``script`` holds answers for the next register calls (fault injection: 503, 400...).
 
 Anything the OpenAPI file does not allow (an unknown path or method, a body that breaks the
@@ -112,6 +115,9 @@ class PlatformDouble:
     """Call the connector back at its url before registering it, as the Core does."""
     attribute_definitions: set[str] | None = None
     """The names of the platform's custom attribute definitions; None: every name has one."""
+    hidden: set[str] = field(default_factory=set)
+    """uuids of records the administrator may not see: the Core filters its list by the caller's
+    object permissions."""
 
     def count(self, method: str, template: str) -> int:
         """How many requests matched the OpenAPI path ``template`` with ``method``."""
@@ -189,7 +195,7 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
         if not self._admin(op):
             return
         if template == "/v2/connectors/list":
-            items = [r.detail() for r in list(double.records.values())]
+            items = [r.detail() for r in list(double.records.values()) if r.uuid not in double.hidden]
             self._answer(
                 op, 200, {"items": items, "itemsPerPage": 1000, "pageNumber": 1, "totalPages": 1, "totalItems": len(items)}
             )
@@ -209,12 +215,19 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
             if clash:
                 self._answer(op, 400, {"message": "duplicate url"})
                 return
+            if record.status == "waitingForApproval":  # the Core edits approved records only
+                self._answer(op, 422, ["Connector has invalid status: Waiting for approval"])
+                return
             record.url, record.auth_type = body["url"], body["authType"]
             record.auth_attributes, record.custom_attributes = body.get("authAttributes") or [], body["customAttributes"]
             self._answer(op, 200, record.detail())
         elif template == "/v2/connectors/{uuid}" and self.command == "DELETE":
             del double.records[record.uuid]
             self._answer(op, 204)
+        elif template == "/v2/connectors/{uuid}/approve" and record.status != "waitingForApproval":
+            shown = {"connected": "Connected", "failed": "Failed", "offline": "Offline"}[record.status]
+            # Undeclared in the OpenAPI file; the Core 2.18.0 answers so (an array of strings, as its other 422s).
+            answer_json(self, 422, json.dumps([f"Connector '{record.name}' has unexpected status {shown}"]).encode())
         elif template == "/v2/connectors/{uuid}/approve":
             record.status = "connected"
             self._answer(op, 204)

@@ -36,6 +36,11 @@ NOT_FOUND_ON_REGISTER = (
     "definition on the platform, then adopt the record with registration.adminCredentials (or set registration.uuid "
     "to its uuid)"
 )
+EDIT_REFUSED = (
+    "updating the connector failed with status 422: the platform edits only approved connectors, and this one is not "
+    "approved (it waits for approval): approve it (registration.approve: true, or in the platform's UI), or register "
+    "it anew: pulumi up --replace <urn of the registration>"
+)
 ANSWERED = "the uuid in the platform's answer"
 REGISTER_ANSWER = "registration failed: the uuid in the platform's answer"
 
@@ -165,14 +170,21 @@ class PlatformApi:
     def edit(self, uuid: str, body: dict[str, Any]) -> ConnectorRecord | None:
         """editConnectorV2: url, authType, authAttributes, customAttributes; None on 404."""
         operation = Operation(
-            "PUT", f"/v2/connectors/{segment(uuid)}", body, what="updating the connector", passed_through=(404,)
+            "PUT", f"/v2/connectors/{segment(uuid)}", body, what="updating the connector", passed_through=(404, 422)
         )
         answer = self._send(operation)
+        if answer.status == 422:
+            raise RegistrationError(EDIT_REFUSED, 422)
         return None if answer.status == 404 else ConnectorRecord.of(answer.payload, f"{ANSWERED} to updating it")
 
-    def approve(self, uuid: str) -> None:
+    def approve(self, uuid: str) -> bool:
+        """True when approved; False when the platform refused (422: the record does not wait
+        for approval, say approved already)."""
         path = f"/v2/connectors/{segment(uuid)}/approve"
-        self._send(Operation("PATCH", path, what="approving the connector", ok=(200, 204)))
+        return (
+            self._send(Operation("PATCH", path, what="approving the connector", ok=(200, 204), passed_through=(422,))).status
+            != 422
+        )
 
     def delete(self, uuid: str) -> bool:
         """True when deleted, False when it was already gone (404)."""

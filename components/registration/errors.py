@@ -6,6 +6,14 @@ TRANSPORT_FAILURE = "the platform could not be reached"
 TLS_FAILURE = "TLS verification failed (check registration.caBundle, or the platform's certificate and host name)"
 
 
+def certificate_refused(alert: str) -> str:
+    """The platform's gateway refused the client certificate, with this TLS alert."""
+    return (
+        f"the platform refused the client certificate (TLS alert {alert}): check that "
+        "registration.adminCredentials holds a certificate the platform's gateway trusts, unexpired, with its key"
+    )
+
+
 class RegistrationError(Exception):
     """A failed call to the platform, or a setting that cannot work; its message holds a status
     code or a fixed phrase, never a value from config or from the platform's answer."""

@@ -6,8 +6,11 @@ when it ends, so a run killed midway would leave the platform holding records th
 know; the next run would post them again and meet a 409 that needs a person. With the journal,
 ``create`` first looks for its outcome there (same stack, platform, name, url and version) and
 returns it without posting; what the platform answered is in the journal before ``create``
-returns. ``delete``, and a ``refresh`` that finds the record gone, remove its entry; a run that
-ends well clears its stack's journal (the state holds everything then).
+returns. Before the register request leaves, an intent is written (``POSTING``): a later run that
+finds it and meets a 409 for the same name, url and version knows the record is its own earlier
+post whose answer was lost (a kill between the platform's save and the journal's write).
+``delete``, and a ``refresh`` that finds the record gone, remove its entry; a run that ends
+well clears its stack's journal (the state holds everything then).
 
 It is switched on by ``CONNECTORS_REGISTRATION_JOURNAL`` (``<project>/<stack>``), in the backend
 ``PULUMI_BACKEND_URL`` names: a ``file://`` folder (``.pulumi/connector-journal/`` beside
@@ -35,12 +38,24 @@ class JournalError(Exception):
     """The journal could not be read or written (the message names what failed, never the URL)."""
 
 
+POSTING = "posting"
+"""The status of an intent: the register request is about to leave, its answer not yet heard."""
+
+
 @dataclass(frozen=True)
 class Entry:
+    """An outcome (the platform's uuid and status), or an intent (``POSTING``, no uuid yet)."""
+
     uuid: str
     status: str
     matches: str
     """``digest(url, version)``: the registration this outcome is for."""
+    at: str = ""
+    """When it was written (UTC, ISO 8601)."""
+
+    @property
+    def is_intent(self) -> bool:
+        return self.status == POSTING
 
 
 def digest(*parts: str) -> str:
@@ -60,7 +75,7 @@ class Journal(Protocol):
     def remove(self, key: str) -> None: ...
 
     def clear(self) -> int:
-        """Every entry of the stack removed; how many there were."""
+        """Every entry of the stack removed; how many of them were outcomes (not intents)."""
 
 
 def supports(backend_url: str) -> bool:
@@ -124,9 +139,10 @@ class FileJournal:
     def clear(self) -> int:
         removed = 0
         for path in self.folder.glob("*.json"):
+            with contextlib.suppress(OSError, ValueError):
+                removed += json.loads(path.read_text()).get("status") != POSTING
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
-                removed += 1
         with contextlib.suppress(OSError):
             self.folder.rmdir()
         return removed

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .journal import Entry, JournalError
+from .journal import POSTING, Entry, JournalError
 
 TABLE = "connector_registration_journal"
 LIBPQ_PARAMETERS = {"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options"}
@@ -25,6 +25,8 @@ CREATE = (
     f"CREATE TABLE IF NOT EXISTS {TABLE} (stack text NOT NULL, key text NOT NULL, "
     "uuid text NOT NULL, status text NOT NULL, matches text NOT NULL, PRIMARY KEY (stack, key))"
 )
+ADD_TIME = f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS at text NOT NULL DEFAULT ''"
+"""The entry's time, added after the table's first version (a table made by it gains the column)."""
 
 
 def libpq_url(backend_url: str) -> str:
@@ -57,25 +59,26 @@ class PostgresJournal:
         with _making:
             if self.url in _made:
                 return
-            try:
-                cursor.execute(CREATE)
-            except raced:
-                pass
+            for statement in (CREATE, ADD_TIME):
+                try:
+                    cursor.execute(statement)
+                except raced:
+                    pass
             _made.add(self.url)
 
     def get(self, key: str) -> Entry | None:
         with self._cursor() as cursor:
-            cursor.execute(f"SELECT uuid, status, matches FROM {TABLE} WHERE stack = %s AND key = %s", (self.stack, key))
+            cursor.execute(f"SELECT uuid, status, matches, at FROM {TABLE} WHERE stack = %s AND key = %s", (self.stack, key))
             row = cursor.fetchone()
         return Entry(*row) if row else None
 
     def put(self, key: str, entry: Entry) -> None:
         with self._cursor() as cursor:
             cursor.execute(
-                f"INSERT INTO {TABLE} (stack, key, uuid, status, matches) VALUES (%s, %s, %s, %s, %s) "
+                f"INSERT INTO {TABLE} (stack, key, uuid, status, matches, at) VALUES (%s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (stack, key) DO UPDATE SET uuid = EXCLUDED.uuid, status = EXCLUDED.status, "
-                "matches = EXCLUDED.matches",
-                (self.stack, key, entry.uuid, entry.status, entry.matches),
+                "matches = EXCLUDED.matches, at = EXCLUDED.at",
+                (self.stack, key, entry.uuid, entry.status, entry.matches, entry.at),
             )
 
     def remove(self, key: str) -> None:
@@ -84,5 +87,5 @@ class PostgresJournal:
 
     def clear(self) -> int:
         with self._cursor() as cursor:
-            cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s", (self.stack,))
-            return int(cursor.rowcount)
+            cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s RETURNING status", (self.stack,))
+            return sum(status != POSTING for (status,) in cursor.fetchall())

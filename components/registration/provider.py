@@ -28,7 +28,7 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from . import input_checks, inputs, provider_host, recovery
+from . import adoption, input_checks, inputs, provider_host, recovery
 from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, request_body
 from .cluster_access import NoClusterCredentials, load_access
 from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
@@ -38,6 +38,11 @@ from .schedule import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"
+UUID_UNKNOWN = "uuid-unknown"
+"""The id of a registration whose record the platform saved from this stack's interrupted post
+(its answer lost), kept without admin credentials to find its uuid: a ``refresh`` with them
+fills it (the id becomes the uuid), as does ``registration.uuid``."""
+FILL_THE_UUID = "give registration.adminCredentials and run refresh, or set registration.uuid to its uuid"
 
 
 def _warn(message: str) -> None:
@@ -96,11 +101,28 @@ def platform_api(props: dict[str, Any]) -> PlatformApi:
     return PlatformApi(destination(checked(props)), RetryPolicy(*(float(inputs.value(props, k)) for k in schedule)))
 
 
+GONE = "status 404: its record is no longer on the platform; refresh to forget it, then up registers it again"
+
+
+def current_status(api: PlatformApi, uuid: str, what: str) -> str:
+    """The record's status as the platform has it now (the state's may be stale)."""
+    record = api.get(uuid)
+    if record is None:
+        raise RegistrationError(f"{what} failed with {GONE}", 404)
+    return record.status
+
+
 def approved_if_asked(api: PlatformApi, props: dict[str, Any], uuid: str, status: Any) -> Any:
-    """The status once the record is approved, when ``approve`` asks and it waits for it."""
-    if props.get("approve") is True and api.is_admin and status == "waitingForApproval":
-        api.approve(uuid)
+    """The status once the record is approved, when ``approve`` asks and it waits for it. The
+    platform approves only a record that waits (else 422): one approved meanwhile (in its UI,
+    by another stack) is read back, not an error."""
+    if props.get("approve") is not True or not api.is_admin or status != "waitingForApproval":
+        return status
+    if api.approve(uuid):
         return "connected"
+    status = current_status(api, uuid, "approving the connector")
+    if status == "waitingForApproval":
+        raise RegistrationError("approving the connector failed with status 422", 422)
     return status
 
 
@@ -118,72 +140,47 @@ class RegistrationProvider(ResourceProvider):
         api = platform_api(props)
         adopt = props.get("adopt_uuid")
         if adopt:
-            uuid, status = checked_uuid(adopt, "registration.uuid (config)"), self._adopted_status(api, adopt)
+            uuid, status = checked_uuid(adopt, "registration.uuid (config)"), adoption.adopted_status(api, adopt)
         else:
-            uuid, status = recovery.recorded(props) or self._registered(api, props)
-        status = approved_if_asked(api, props, uuid, status)
+            found = recovery.earlier(props)
+            if found is not None and not found.interrupted:
+                uuid, status = found.uuid, found.status
+            else:
+                uuid, status = self._registered(api, props, interrupted=found is not None)
+        if uuid:
+            status = approved_if_asked(api, props, uuid, status)
         outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
-        return CreateResult(id_=uuid, outs=outs)
+        return CreateResult(id_=uuid or UUID_UNKNOWN, outs=outs)
 
-    @staticmethod
-    def _adopted_status(api: PlatformApi, uuid: str) -> str:
-        if not api.is_admin:
-            return UNKNOWN_STATUS
-        record = api.get(uuid)
-        if record is None:
-            raise RegistrationError("the uuid set in registration.uuid is not a connector on the platform (status 404)")
-        return record.status
-
-    def _registered(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
-        """Registered (or adopted), the outcome in the journal before the engine hears of it."""
-        uuid, status = self._register(api, props)
+    def _registered(self, api: PlatformApi, props: dict[str, Any], interrupted: bool) -> tuple[str, str]:
+        """Registered (or adopted), the intent journaled before the request and the outcome
+        after it, before the engine hears of it. ``interrupted``: an earlier run's intent."""
+        recovery.intend(props)
+        uuid, status = self._register(api, props, interrupted)
         recovery.record(props, uuid, status)
         return uuid, status
 
-    def _register(self, api: PlatformApi, props: dict[str, Any]) -> tuple[str, str]:
+    def _register(self, api: PlatformApi, props: dict[str, Any], interrupted: bool) -> tuple[str, str]:
+        """The uuid and status; an empty uuid when a 409 answers this stack's own interrupted
+        post and no admin credentials can find the record."""
         version = inputs.value(props, "connector_version")
         attributes = (props.get("auth_attributes"), props.get("custom_attributes"))
         body = request_body(props["name"], version, props["url"], props["auth_type"], *attributes)
         try:
             registered = api.register(body)
         except Duplicate as duplicate:
-            if not api.is_admin:
-                raise RegistrationError(self._duplicate_message(duplicate.after_unanswered)) from None
-            return self._adopt_duplicate(api, props["name"], props["url"], version)
+            if api.is_admin:
+                return adoption.adopt_duplicate(api, props["name"], props["url"], version)
+            if not interrupted:
+                raise RegistrationError(adoption.duplicate_message(duplicate.after_unanswered)) from None
+            _warn(
+                f"registration of {label(props)}: the platform holds a record this stack posted when its run was "
+                f"interrupted (status 409 now); kept as registered, its uuid unknown. To fill it: {FILL_THE_UUID}"
+            )
+            return "", UNKNOWN_STATUS
         if registered.odd:
             _warn(f"registration of {label(props)}: the platform answered a {', '.join(registered.odd)} outside the API's; kept")
         return registered.uuid, registered.status
-
-    @staticmethod
-    def _duplicate_message(after_unanswered: bool) -> str:
-        first = (
-            "an earlier attempt of this run got no answer and may have registered it. "
-            if after_unanswered
-            else "the platform already has a connector with this name, or with this url and version (a registration "
-            "answered 404 for an attribute that names no definition on the platform keeps its record too). "
-        )
-        return (
-            f"registration failed with status 409: {first}Adopt it: set registration.uuid to its uuid, or give "
-            "registration.adminCredentials so that it is found and adopted"
-        )
-
-    @staticmethod
-    def _adopt_duplicate(api: PlatformApi, name: str, url: str, version: str) -> tuple[str, str]:
-        """The existing record with this name, when it is this connector (same url and version)."""
-        records = api.find(lambda r: r.name == name or (r.url == url and r.version == version))
-        same_name = [r for r in records if r.name == name]
-        for record in same_name:
-            if record.url == url and record.version == version:
-                return record.uuid, record.status
-        if same_name:
-            raise RegistrationError(
-                "registration failed with status 409: a connector of the same name is registered with another url or "
-                "version; rename this one, or adopt that one with registration.uuid (its uuid is on the platform)"
-            )
-        raise RegistrationError(
-            "registration failed with status 409: another connector is registered with this url and version "
-            "(its record is on the platform)"
-        )
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         """An update (never a replacement) when any input changed; a change the platform must
@@ -212,18 +209,18 @@ class RegistrationProvider(ResourceProvider):
         same uuid) and a newly asked approval approves; the register endpoint is never called."""
         status = olds.get("status")
         api = platform_api(news)
-        if api.is_admin:
+        if api.is_admin and _id == UUID_UNKNOWN:
+            _warn(f"registration of {label(news)}: its uuid is unknown, so its record is left as it is: run refresh first")
+        elif api.is_admin:
             uuid = checked_uuid(_id, STATE)
+            if news.get("approve") is True:  # first: the platform edits only approved records
+                status = approved_if_asked(api, news, uuid, current_status(api, uuid, "reading the connector"))
             if inputs.changed(olds, news, inputs.PLATFORM):
                 body = edit_body(news["url"], news["auth_type"], news.get("auth_attributes"), news.get("custom_attributes"))
                 record = api.edit(uuid, body)
                 if record is None:
-                    raise RegistrationError(
-                        "updating the connector failed with status 404: its record is no longer on the platform; "
-                        "refresh to forget it, then up registers it again"
-                    )
+                    raise RegistrationError(f"updating the connector failed with {GONE}", 404)
                 status = record.status
-            status = approved_if_asked(api, news, uuid, status)
         return UpdateResult(outs={**news, "uuid": _id, "status": status, "registered_at": olds.get("registered_at")})
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
@@ -233,7 +230,9 @@ class RegistrationProvider(ResourceProvider):
             return
         api = platform_api(props)
         if api.is_admin:
-            api.delete(checked_uuid(_id, STATE))
+            uuid = _id if _id != UUID_UNKNOWN else getattr(adoption.own_record(api, props), "uuid", None)
+            if uuid is not None:
+                api.delete(checked_uuid(uuid, STATE))
             recovery.forget(props)
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
@@ -242,8 +241,21 @@ class RegistrationProvider(ResourceProvider):
         api = platform_api(props)
         if not api.is_admin:
             return ReadResult(id_=id_, outs=props)
+        if id_ == UUID_UNKNOWN:
+            return self._filled(api, props)
         record = api.get(checked_uuid(id_, STATE))
         if record is None:
             recovery.forget(props)
             return ReadResult(id_="", outs={})
         return ReadResult(id_=id_, outs={**props, "status": record.status})
+
+    def _filled(self, api: PlatformApi, props: dict[str, Any]) -> ReadResult:
+        """A registration kept with its uuid unknown, its uuid found (the id becomes it)."""
+        record = adoption.own_record(api, props)
+        if record is None:
+            _warn(
+                f"registration of {label(props)}: no record of its name, url and version is visible to the admin "
+                "credentials; its uuid stays unknown"
+            )
+            return ReadResult(id_=UUID_UNKNOWN, outs=props)
+        return ReadResult(id_=record.uuid, outs={**props, "uuid": record.uuid, "status": record.status})

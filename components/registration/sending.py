@@ -26,7 +26,7 @@ from .destination import Destination
 from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
 from .http_client import open_client
 from .schedule import DEFAULT, RetryPolicy, retry_after
-from .transport import TlsFailure
+from .transport import CertificateRefused, TlsFailure
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,8 @@ class Sender:
                 return self._answer(response, operation)
         except BadAnswer as problem:
             raise RegistrationError(f"{what} failed: {problem}") from None
+        except CertificateRefused as refused:
+            raise errors.TlsRefused(f"{what} failed: {errors.certificate_refused(refused.alert)}") from None
         except TlsFailure:
             raise errors.TlsRefused(f"{what} failed: {TLS_FAILURE}") from None
         except (httpcore.LocalProtocolError, httpcore.UnsupportedProtocol, httpx.InvalidURL, UnicodeError, ValueError):

@@ -29,6 +29,31 @@ class TlsFailure(Exception):
     """The platform's certificate (or ours) was refused in the TLS handshake."""
 
 
+class CertificateRefused(TlsFailure):
+    """The platform (its gateway) ended the TLS session with an alert about our client
+    certificate: with TLS 1.3 it arrives on the first read, after the handshake looked done."""
+
+    def __init__(self, alert: str) -> None:
+        super().__init__(alert)
+        self.alert = alert
+
+
+CERTIFICATE_ALERTS = (
+    "bad_certificate", "unsupported_certificate", "certificate_revoked", "certificate_expired",
+    "certificate_unknown", "unknown_ca", "access_denied", "certificate_required",
+)  # fmt: skip
+"""The TLS alerts (RFC 8446, 6.2) a server sends when it refuses the client's certificate."""
+
+
+def certificate_alert(error: BaseException) -> CertificateRefused | None:
+    """The alert's name when ``error`` came from a certificate alert (OpenSSL's reason reads
+    ``TLSV1_ALERT_UNKNOWN_CA``, ``SSLV3_ALERT_BAD_CERTIFICATE``...); None for anything else."""
+    cause = error.__cause__
+    reason = (getattr(cause, "reason", None) or "") if isinstance(cause, ssl.SSLError) else ""
+    _, found, alert = reason.lower().partition("_alert_")
+    return CertificateRefused(alert) if found and alert in CERTIFICATE_ALERTS else None
+
+
 def resolve(host: str, port: int, deadline: Deadline, timeout: float | None = None) -> list[str]:
     """The addresses ``host`` resolves to, waited for at most the attempt's ``timeout`` within
     the deadline: the system's resolver has timeouts of its own (seconds per name server, per
@@ -67,12 +92,16 @@ class _Stream(httpcore.NetworkStream):
             return self._stream.read(max_bytes, self._deadline.bound(timeout))
         except httpcore.TimeoutException as error:
             raise self._expired_instead(error) from None
+        except httpcore.ReadError as error:
+            raise certificate_alert(error) or error from None
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         try:
             self._stream.write(buffer, self._deadline.bound(timeout))
         except httpcore.TimeoutException as error:
             raise self._expired_instead(error) from None
+        except httpcore.WriteError as error:
+            raise certificate_alert(error) or error from None
 
     def close(self) -> None:
         self._stream.close()
@@ -88,7 +117,8 @@ class _Stream(httpcore.NetworkStream):
         except httpcore.ConnectError as error:
             if isinstance(error.__cause__, ssl.SSLCertVerificationError):
                 raise TlsFailure from None
-            raise  # a handshake cut short (a reset, an EOF) is a transport failure, retried
+            # a handshake cut short (a reset, an EOF) is a transport failure, retried
+            raise certificate_alert(error) or error from None
 
     def get_extra_info(self, info: str) -> Any:
         return self._stream.get_extra_info(info)

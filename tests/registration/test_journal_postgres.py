@@ -55,3 +55,20 @@ def test_a_server_that_cannot_be_reached_is_an_error_without_the_url(postgres):
     with pytest.raises(JournalError) as raised:
         PostgresJournal(url, "connectors/dev").get("k")
     assert "hunter2" not in str(raised.value) and "PostgreSQL" in str(raised.value)
+
+
+def test_intents_keep_their_time_a_table_of_the_first_version_gains_it_and_clear_counts_outcomes(postgres):
+    from components.registration import journal_postgres
+
+    postgres.psql("DROP TABLE IF EXISTS connector_registration_journal")
+    postgres.psql(
+        "CREATE TABLE connector_registration_journal (stack text NOT NULL, key text NOT NULL, uuid text NOT NULL, "
+        "status text NOT NULL, matches text NOT NULL, PRIMARY KEY (stack, key))"
+    )
+    postgres.psql("INSERT INTO connector_registration_journal VALUES ('connectors/old', 'k', 'u1', 'connected', 'm')")
+    journal_postgres._made.clear()
+    book = PostgresJournal(postgres.backend_url, "connectors/old")
+    assert book.get("k") == Entry("u1", "connected", "m", "")
+    book.put("i", Entry("", "posting", "m", "2026-12-03T10:00:00Z"))
+    assert book.get("i") == Entry("", "posting", "m", "2026-12-03T10:00:00Z") and book.get("i").is_intent
+    assert book.clear() == 1

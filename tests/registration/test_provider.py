@@ -92,6 +92,7 @@ def test_a_change_the_platform_must_know_is_one_put_on_the_same_uuid(double):
     )
     assert provider.diff(olds["uuid"], olds, news).changes
     assert provider.diff(olds["uuid"], olds, news).replaces == []
+    double.records[olds["uuid"]].status = "connected"  # the platform edits approved records only
     outs = provider.update(olds["uuid"], olds, news).outs
     assert outs["uuid"] == olds["uuid"]
     record = double.records[olds["uuid"]]

@@ -46,7 +46,7 @@ def test_a_create_after_a_killed_run_returns_the_journaled_outcome_and_posts_not
 def test_an_entry_for_another_url_or_version_is_not_this_registration(double, journaled):
     RegistrationProvider().create(props(double))
     for changed in ({"url": "http://elsewhere:8080"}, {"connector_version": "v1"}):
-        assert recovery.recorded(props(double, **changed)) is None
+        assert recovery.earlier(props(double, **changed)) is None
 
 
 def test_without_the_journal_nothing_is_written_and_every_create_posts(double, tmp_path, monkeypatch):
@@ -54,19 +54,19 @@ def test_without_the_journal_nothing_is_written_and_every_create_posts(double, t
     monkeypatch.delenv(journal.ENV, raising=False)
     RegistrationProvider().create(props(double))
     assert not (tmp_path / ".pulumi").exists()
-    assert recovery.recorded(props(double)) is None
+    assert recovery.earlier(props(double)) is None
 
 
 def test_a_record_deregistered_or_found_gone_leaves_the_journal(double, journaled):
     admin = {"admin_credentials": {"bearerToken": ADMIN_TOKEN}, "deregister_on_destroy": True}
     created = RegistrationProvider().create(props(double, **admin))
     RegistrationProvider().delete(created.id, created.outs)
-    assert recovery.recorded(props(double, **admin)) is None
+    assert recovery.earlier(props(double, **admin)) is None
 
     created = RegistrationProvider().create(props(double, **admin))
     double.records.clear()
     assert RegistrationProvider().read(created.id, created.outs).id == ""
-    assert recovery.recorded(props(double, **admin)) is None
+    assert recovery.earlier(props(double, **admin)) is None
     assert double.count(*REGISTER) == 2
 
 
@@ -90,3 +90,76 @@ def test_an_unwritable_journal_warns_and_the_outcome_is_still_returned(double, j
     warning = capsys.readouterr().err
     assert "could not be written" in warning and "kept only when this run ends" in warning
     assert str(journaled) not in warning
+
+
+def test_the_intent_is_in_the_journal_before_the_register_request_leaves(double, journaled, monkeypatch):
+    from components.registration import api
+
+    seen: list[journal.Entry | None] = []
+    register = api.PlatformApi.register
+
+    def watched(self: api.PlatformApi, body: dict) -> api.Registered:
+        seen.append(journal.FileJournal(journaled).get(journal.entry_key(double.url, body["name"])))
+        return register(self, body)
+
+    monkeypatch.setattr(api.PlatformApi, "register", watched)
+    created = RegistrationProvider().create(props(double))
+    (intent,) = seen
+    assert intent is not None and intent.is_intent and intent.uuid == "" and intent.at.endswith("Z")
+    assert recovery.earlier(props(double)) == recovery.Earlier(created.id, created.outs["status"], interrupted=False)
+
+
+def interrupted_post(double: PlatformDouble) -> dict:
+    """The platform saved this stack's post; its answer never reached the journal (a kill)."""
+    given = props(double)
+    double.add(given["name"], given["url"], given["connector_version"])
+    recovery.intend(given)
+    return given
+
+
+def test_a_409_after_this_stacks_interrupted_post_is_kept_without_a_uuid(double, journaled, capsys):
+    from components.registration.provider import UUID_UNKNOWN
+
+    created = RegistrationProvider().create(interrupted_post(double))
+    assert (created.id, created.outs["uuid"], created.outs["status"]) == (UUID_UNKNOWN, "", "unknown")
+    warning = capsys.readouterr().err
+    assert "posted when its run was interrupted" in warning and "registration.adminCredentials" in warning
+    assert double.url not in warning and URL not in warning
+
+    again = RegistrationProvider().create(props(double))  # killed again before the state was saved
+    assert again.id == UUID_UNKNOWN and double.count(*REGISTER) == 1
+
+
+def test_a_409_after_an_interrupted_post_is_adopted_with_admin_credentials(double, journaled):
+    given = interrupted_post(double)
+    (record,) = double.records.values()
+    created = RegistrationProvider().create({**given, "admin_credentials": {"bearerToken": ADMIN_TOKEN}})
+    assert created.id == record.uuid and double.count(*REGISTER) == 1
+
+
+def test_a_409_with_no_intent_or_an_intent_for_another_url_stays_an_error(double, journaled):
+    given = props(double)
+    double.add(given["name"], given["url"], given["connector_version"])
+    recovery.intend({**given, "url": "http://elsewhere:8080"})
+    with pytest.raises(RegistrationError) as raised:
+        RegistrationProvider().create(given)
+    assert str(raised.value).startswith("registration failed with status 409")
+
+
+def test_a_refresh_with_admin_credentials_fills_the_unknown_uuid(double, journaled):
+    from components.registration.provider import UUID_UNKNOWN
+
+    created = RegistrationProvider().create(interrupted_post(double))
+    (record,) = double.records.values()
+    record.status = "connected"
+    unchanged = RegistrationProvider().read(created.id, created.outs)
+    assert unchanged.id == UUID_UNKNOWN
+    admin = {**created.outs, "admin_credentials": {"bearerToken": ADMIN_TOKEN}}
+    filled = RegistrationProvider().read(created.id, admin)
+    assert (filled.id, filled.outs["uuid"], filled.outs["status"]) == (record.uuid, record.uuid, "connected")
+
+
+def test_a_run_that_ends_well_counts_outcomes_not_intents(double, journaled):
+    RegistrationProvider().create(props(double))
+    recovery.intend(props(double, name="Other"))
+    assert journal.FileJournal(journaled).clear() == 1
