@@ -19,7 +19,8 @@ import yaml
 
 from components.stack_files import stack_file
 from scripts.runs import RunOptions, RunReport
-from scripts.stack_run import SettingsError, passphrase, project_folder, run
+from scripts.stack_backend import SettingsError, passphrase, project_folder
+from scripts.stack_run import run
 
 
 def render(options: RunOptions) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.registration.provider import FILL_THE_UUID, UUID_UNKNOWN
 from components.tokens import COMPONENTS
 from scripts.runs import RunOptions
 from scripts.stack_run import cli_error
@@ -50,6 +51,10 @@ def workload_problems(live: Live) -> list[Problem]:
             found.append(Problem(entry, "not Healthy", row.health.removeprefix("Down (").removesuffix(")")))
         if row.kind == "connector" and row.name in live.expects_registration and row.uuid == "-":
             found.append(Problem(entry, "not registered", "the stack expects a registration and its state has none"))
+        if row.uuid == UUID_UNKNOWN:
+            found.append(
+                Problem(entry, "uuid unknown", f"the platform holds the record an interrupted run posted: {FILL_THE_UUID}")
+            )
     return found
 
 

@@ -6,30 +6,24 @@ from __future__ import annotations
 
 import gc
 import os
-import pathlib
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
 from components.registration import journal
 from components.registration.resource import TYPE_TOKEN as REGISTRATION
-from components.stack_files import PROJECT_FILE, stack_file
 from scripts.engine_tools import ToolsUnavailable, engine_env
 from scripts.interrupts import graceful_interrupts
-from scripts.pulumi_cli import find_cli, logged_in_backend
+from scripts.pulumi_cli import find_cli
 from scripts.runs import CREATING, RunOptions, RunReport
 from scripts.sdk_inline_server import record_source_positions_only, report_run_errors_once
+from scripts.stack_backend import SettingsError, local_state, passphrase, project_folder, state_backend
 
-LOCAL_PASSPHRASE = "local-dev-only"
 PROJECT = "connectors"
-
-
-class SettingsError(RuntimeError):
-    """The run cannot start as set up (a secret that must be given); the message says what to set."""
 
 
 @dataclass(frozen=True)
@@ -54,70 +48,6 @@ def checkpoints(options: RunOptions, backend: str) -> Checkpoints:
     journaled = options.operation in ("up", "refresh", "destroy") and journal.supports(backend)
     by_default = options.operation == "up" and journaled and not options.checkpoints
     return Checkpoints(skipped=options.skip_checkpoints or by_default, journal=journaled)
-
-
-def local_state(work_dir: pathlib.Path) -> pathlib.Path:
-    """The project's own state folder, for a user with no backend of their own."""
-    return work_dir / ".pulumi-state"
-
-
-def state_backend(work_dir: pathlib.Path, cli: Any) -> tuple[str, str]:
-    """Where the stacks' state is, and how to say so (never the URL, which may hold a
-    password): ``PULUMI_BACKEND_URL``; else ``.pulumi-state/`` once it holds state (a login
-    made later moves no stack); else the backend the user's own CLI is logged in to (the
-    built CLI has no login); else ``.pulumi-state/``."""
-    folder = local_state(work_dir)
-    local = f"file://{folder}", ".pulumi-state/ in the project"
-    if os.environ.get("PULUMI_BACKEND_URL"):
-        return os.environ["PULUMI_BACKEND_URL"], "PULUMI_BACKEND_URL"
-    if folder.is_dir() and any(folder.iterdir()):
-        return local
-    login = logged_in_backend(cli)
-    return (login, "the backend of your pulumi login") if login else local
-
-
-def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None, backend: str) -> str | None:
-    """The passphrase for the stack's secrets: the user's, or the local default only where the
-    state (``backend``) is a local folder; None where a KMS provider, the Pulumi Cloud's own
-    encryption (an ``http(s)://`` backend's default, unless the stack has a passphrase salt)
-    or a passphrase file keeps them."""
-    given = os.environ.get("PULUMI_CONFIG_PASSPHRASE")
-    if given is not None:
-        return given
-    settings = stack_file(work_dir, stack)
-    document = (yaml.safe_load(settings.read_text()) or {}) if settings.exists() else {}
-    service = backend.startswith(("https://", "http://")) and "encryptionsalt" not in document
-    provider = secrets_provider or document.get("secretsprovider") or ("default" if service else "passphrase")
-    if provider != "passphrase" or os.environ.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
-        return None
-    if not backend.startswith("file://"):
-        raise SettingsError(
-            "the state backend (PULUMI_BACKEND_URL, or your pulumi login) is shared, not a local folder: "
-            "set PULUMI_CONFIG_PASSPHRASE (or "
-            "PULUMI_CONFIG_PASSPHRASE_FILE) to the team's passphrase, or give the stack a KMS secrets provider "
-            "(--secrets-provider awskms://..., gcpkms://, azurekeyvault://, hashivault://); the local default is not used there"
-        )
-    return LOCAL_PASSPHRASE
-
-
-RUNS_THE_PROGRAM = ("preview", "up")
-
-
-def project_folder(options: RunOptions) -> pathlib.Path:
-    """The project folder ``--work-dir`` names, refused without a ``Pulumi.yaml`` (whose
-    ``stackConfigDir`` says where the stack files are); for ``preview`` and ``up``, refused
-    too without the stack's settings file: the program would run with no entries, and an
-    ``up`` would delete everything the stack holds."""
-    work_dir = pathlib.Path(options.work_dir).resolve()
-    if not (work_dir / PROJECT_FILE).is_file():
-        raise SettingsError(f"no {PROJECT_FILE} in {work_dir}: --work-dir must be the project's folder")
-    settings = stack_file(work_dir, options.stack)
-    if options.operation in RUNS_THE_PROGRAM and not settings.is_file():
-        raise SettingsError(
-            f"stack {options.stack}: no stack file {settings}; nothing was run (without it the stack would have no "
-            "entries and an up would delete all it holds). To empty a stack on purpose, set connectors:connectors: [] in it"
-        )
-    return work_dir
 
 
 def open_stack(options: RunOptions) -> Any:
@@ -231,16 +161,26 @@ class Run:
         self.report.changes = without_same(preview.change_summary)
 
     def up(self) -> None:
-        """With the journal, the registrations it created are its entries: the engine's event
-        stream (every step's whole state, as JSON, parsed here) is not asked for."""
+        """Past a failed step the engine goes on with every step that does not depend on it
+        (``--continue-on-error``): one connector's failure leaves the others applied, registered
+        and saved; the run still fails, naming the failed entries last. With the journal, the
+        registrations it created are its entries: the engine's event stream (every step's whole
+        state, as JSON, parsed here) is not asked for."""
         with_journal = journaled(self.options)
-        result = self.stack.up(
-            on_event=None if with_journal else self.count_registrations,
-            diff=self.options.diff,
-            replace=list(self.options.replace) or None,
-            refresh=self.options.refresh or None,
-            **self.engine_options(),
-        )
+        diagnostics = Diagnostics()
+        try:
+            result = self.stack.up(
+                on_event=None if with_journal else self.count_registrations,
+                diff=self.options.diff,
+                replace=list(self.options.replace) or None,
+                refresh=self.options.refresh or None,
+                continue_on_error=True,
+                **{**self.engine_options(), "on_output": diagnostics.read},
+            )
+        except auto.CommandError:
+            if diagnostics.failed:
+                print(f"stack {self.options.stack}: failed: {', '.join(diagnostics.failed)} (every other entry was applied)")
+            raise
         self.report.changes = without_same(result.summary.resource_changes)
         if with_journal:
             self.report.registrations = clear_journal(self.options)
@@ -259,6 +199,31 @@ class Run:
     def urns(self) -> None:
         for resource in self.stack.export_stack().deployment.get("resources", []):
             print(resource["urn"])
+
+
+class Diagnostics:
+    """The CLI's output, printed as it comes, with the entries whose resources failed read from
+    its Diagnostics section (a resource's header, then its ``error:`` lines). A resource's name
+    is its entry's (``<name>`` or ``<namespace>/<name>``), its registration's ``<that>-registration``."""
+
+    HEADER = re.compile(r"^ {2}(\S+) \((.+)\):$")
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+        self._section, self._resource = False, ""
+
+    def read(self, line: str) -> None:
+        print(line)
+        text = line.rstrip("\n")
+        self._section = self._section or text.startswith("Diagnostics:")
+        header = self.HEADER.match(text) if self._section else None
+        if header:
+            kind, name = header.groups()
+            self._resource = (
+                "" if kind == "pulumi:pulumi:Stack" else name.removesuffix("-registration") if kind == REGISTRATION else name
+            )
+        elif self._resource and text.strip().startswith("error:") and self._resource not in self.failed:
+            self.failed.append(self._resource)
 
 
 def run(options: RunOptions, report: RunReport) -> int:

@@ -16,6 +16,7 @@ from pulumi import automation as auto
 
 from components.live_health import Health, probe_health
 from components.program import parse_connectors, resource_names
+from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.tokens import COMPONENTS
 from scripts.runs import RunOptions
@@ -55,7 +56,8 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
             rows[urn].namespace = deployment["inputs"]["metadata"].get("namespace", "default")
     for urn, registration in by_urn.items():
         if urn in rows:
-            rows[urn].uuid = str(registration.get("outputs", {}).get("uuid") or "-")
+            unknown = registration.get("id") == UUID_UNKNOWN  # posted by an interrupted run, its answer lost
+            rows[urn].uuid = UUID_UNKNOWN if unknown else str(registration.get("outputs", {}).get("uuid") or "-")
             rows[urn].status = str(registration.get("outputs", {}).get("status") or "-")
     return list(rows.values()), {urn: d for urn, d in deployments.items() if urn in rows}
 
@@ -105,6 +107,8 @@ def plain(value: Any) -> Any:
 
 def platform_status(registration: dict[str, Any]) -> str:
     """The platform's status of the record, with the registration's own admin credentials (a read)."""
+    if registration.get("id") == UUID_UNKNOWN:
+        return "-"
     from components.registration.errors import RegistrationError
     from components.registration.provider import platform_api
 

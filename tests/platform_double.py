@@ -106,6 +106,9 @@ class PlatformDouble:
     hold_after: int | None = None
     """Register calls that arrive once the platform holds this many records are kept waiting,
     unsaved and unanswered, until ``released`` is set (a run killed while its requests travel)."""
+    lose_answers_after: int | None = None
+    """Register calls that find the platform holding this many records are saved, then their
+    answers kept back until ``released`` and dropped (a run killed before the answer arrived)."""
     released: threading.Event = field(default_factory=threading.Event)
     held: int = 0
     """How many register calls are being kept waiting."""

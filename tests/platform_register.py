@@ -1,5 +1,5 @@
 """The platform stand-in's register endpoint, in the Core's order (see ``platform_double``): held
-calls (``hold_after``), the script, an unreadable body 400, a blank name 422, duplicates 409, the
+calls (``hold_after``), answers lost after the save (``lose_answers_after``), the script, an unreadable body 400, a blank name 422, duplicates 409, the
 call back, the record saved, unknown attribute definitions 404."""
 
 from __future__ import annotations
@@ -52,8 +52,14 @@ class RegisterCalls:
             self._refuse(422, "name must not be blank")
             return
         with double.lock:
+            lost = double.lose_answers_after is not None and len(double.records) >= double.lose_answers_after
             record = self._saved(body)
+            double.held += lost and record is not None
         if record is None:
+            return
+        if lost:  # saved; the answer never leaves
+            double.released.wait(600)
+            self.close_connection = True
             return
         unknown = [
             a["name"]

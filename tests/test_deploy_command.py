@@ -9,7 +9,8 @@ import yaml
 
 from scripts.deploy import arguments, run_options
 from scripts.pulumi_cli import Cli
-from scripts.stack_run import LOCAL_PASSPHRASE, Checkpoints, SettingsError, checkpoints, passphrase, state_backend
+from scripts.stack_backend import LOCAL_PASSPHRASE, SettingsError, passphrase, state_backend
+from scripts.stack_run import Checkpoints, checkpoints
 
 FILE, POSTGRES, CLOUD = "file:///state", "postgres://u:p@h/db", "https://api.pulumi.com"
 

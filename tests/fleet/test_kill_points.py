@@ -93,3 +93,52 @@ def test_a_fleet_killed_mid_registration_registers_each_connector_once(project, 
             u for u, r in double.records.items() if r.name.startswith(stack)
         )
     assert postgres_journal(postgres) == 0
+
+
+# A record the platform saved whose answer never arrived (``lose_answers_after``): the journal's
+# intent makes its 409 on the next run this stack's own, kept with its uuid unknown.
+def rerun_after_lost_answers(project: Project, double: Any, *args: str) -> None:
+    """``cancel``, an ``up`` that succeeds, and a no-op ``up`` that sends nothing."""
+    double.lose_answers_after = None
+    double.released.set()
+    cancelled = project.run("cancel", *args)
+    assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
+    rerun = project.run("up", *args)
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    assert "posted when its run was interrupted" in rerun.stdout + rerun.stderr
+    sent = len(double.requests)
+    noop = project.run("up", *args)
+    assert noop.returncode == 0 and len(double.requests) == sent, "a no-op rerun sends nothing"
+
+
+def uuids_known(export: dict[str, Any]) -> list[str]:
+    return [r["outputs"]["uuid"] for r in registrations_in(export) if r["outputs"]["uuid"]]
+
+
+def test_a_stack_killed_while_answers_are_lost_registers_each_connector_once(file_project, double):
+    stack = "lost"
+    file_project.add_stack(stack, [connector(stack, i, double.url) for i in range(CONNECTORS)])
+    double.lose_answers_after = 2
+    run = file_project.start("up", "--stack", stack)
+    kill_when(run, lambda: double.held >= 1)
+    lost = double.held
+    rerun_after_lost_answers(file_project, double, "--stack", stack)
+    assert names_registered(double) == Counter({f"{stack}-c{i}": 1 for i in range(CONNECTORS)})
+    export = file_project.export(stack)
+    assert len(registrations_in(export)) == CONNECTORS and len(uuids_known(export)) == CONNECTORS - lost
+    assert set(uuids_known(export)) < set(double.records)
+    status = file_project.run("status", "--stack", stack, "--check")
+    assert status.stdout.count("uuid unknown") == lost, status.stdout
+
+
+def test_a_fleet_killed_while_answers_are_lost_registers_each_connector_once(project, double, postgres):
+    stacks = [f"gone-{i}" for i in range(4)]
+    for stack in stacks:
+        project.add_stack(stack, [connector(stack, c, double.url) for c in range(5)])
+    double.lose_answers_after = 7
+    run = project.start("up", "--stacks", "gone-*", "--parallel", "2")
+    kill_when(run, lambda: double.held >= 2)
+    assert run.returncode != 0
+    rerun_after_lost_answers(project, double, "--stacks", "gone-*", "--parallel", "2")
+    assert names_registered(double) == Counter({f"{s}-c{c}": 1 for s in stacks for c in range(5)})
+    assert postgres_journal(postgres) == 0

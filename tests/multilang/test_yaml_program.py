@@ -262,3 +262,25 @@ def test_package_get_schema_matches_the_models(yaml_engine):
         schema["resources"]["connectors:index:Connector"]["inputProperties"]["image"]["$ref"] == "#/types/connectors:index:Image"
     )
     assert copy.deepcopy(schema)["version"] == "0.1.0"
+
+
+def test_the_package_registration_approves_before_it_edits_as_the_core_allows(yaml_stack, double, tmp_path):
+    """The Core edits only approved records: through the package, an ``up`` that asks for
+    approval and changes an attribute reads the record, approves it, then edits it."""
+    program = example_program()
+    program["config"]["adminToken"] = {"type": "string", "secret": True}
+    registration = yaml_connector(program, "payments")["registration"]
+    registration["adminCredentials"] = {"bearerToken": "${adminToken}"}
+    stack = yaml_stack(program, name="core", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
+    stack.set("adminToken", ADMIN_TOKEN, secret=True)
+    stack.up()
+    (uuid,) = [u for u, r in double.records.items() if r.name == "Payments"]
+    registration.update(approve=True, customAttributes=[{"name": "region", "content": "eu"}])
+    (stack.project_dir / "Pulumi.yaml").write_text(yaml.safe_dump(program, sort_keys=False))
+    before = len(double.calls)
+    stack.up()
+    admin = [(m, p.replace(uuid, "{uuid}")) for m, p in double.calls[before:] if p.startswith("/v2/connectors/")]
+    assert admin == [("GET", "/v2/connectors/{uuid}"), ("PATCH", "/v2/connectors/{uuid}/approve"), ("PUT", "/v2/connectors/{uuid}")]
+    assert double.records[uuid].status == "connected" and double.records[uuid].custom_attributes == [
+        {"name": "region", "content": [{"data": "eu"}]}
+    ]

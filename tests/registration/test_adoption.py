@@ -20,7 +20,11 @@ from ..registration_props import registration_props
 URL = "http://x509.ilm.svc.cluster.local:8080"
 MOVED = "http://x509.ilm.svc.cluster.local:9090"
 ADMIN = {"bearerToken": ADMIN_TOKEN}
-EDIT, APPROVE, READ = ("PUT", "/v2/connectors/{uuid}"), ("PATCH", "/v2/connectors/{uuid}/approve"), ("GET", "/v2/connectors/{uuid}")
+EDIT, APPROVE, READ = (
+    ("PUT", "/v2/connectors/{uuid}"),
+    ("PATCH", "/v2/connectors/{uuid}/approve"),
+    ("GET", "/v2/connectors/{uuid}"),
+)
 
 
 def props(double: PlatformDouble, **extra: Any) -> dict[str, Any]:
@@ -30,7 +34,10 @@ def props(double: PlatformDouble, **extra: Any) -> dict[str, Any]:
 def admin_calls(double: PlatformDouble) -> list[tuple[str, str]]:
     """The admin calls in the order the platform saw them, under their OpenAPI templates."""
     templates = {f"/v2/connectors/{r}": "/v2/connectors/{uuid}" for r in double.records}
-    named = [(m, templates.get(p.removesuffix("/approve"), p) + ("/approve" if p.endswith("/approve") else "")) for m, p in double.calls]
+    named = [
+        (m, templates.get(p.removesuffix("/approve"), p) + ("/approve" if p.endswith("/approve") else ""))
+        for m, p in double.calls
+    ]
     return [call for call in named if call in (EDIT, APPROVE, READ)]
 
 
@@ -63,7 +70,9 @@ def test_a_record_approved_meanwhile_is_read_not_approved_again(double, where):
     olds = provider.create(props(double)).outs
     double.records[olds["uuid"]].status = "connected"
     if where == "update":
-        outs = provider.update(olds["uuid"], olds, props(double, approve=True, custom_attributes=[{"name": "d", "content": "y"}])).outs
+        outs = provider.update(
+            olds["uuid"], olds, props(double, approve=True, custom_attributes=[{"name": "d", "content": "y"}])
+        ).outs
         assert APPROVE not in admin_calls(double)
     else:
         outs = provider.create(props(double, approve=True, adopt_uuid=olds["uuid"])).outs

@@ -1,0 +1,113 @@
+"""Nothing lost by accident, through the main command on a shared backend (``PULUMI_BACKEND_URL``):
+a missing stack file, a work dir without one, or settings holding no entries run nothing and
+delete nothing; one connector's failed registration stops only itself."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+import yaml
+
+from ..conftest import ROOT
+from ..platform_double import platform_double
+
+DEPLOY = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
+
+
+def connector(name: str, platform_url: str | None = None) -> dict[str, Any]:
+    spec: dict[str, Any] = {"image": {"repository": "r.example/x509", "tag": "1.0.0"}}
+    if platform_url:
+        spec["registration"] = {"platformUrl": platform_url, "name": name, "authType": "none", "deadlineSeconds": 20}
+    return {"name": name, "namespace": "ilm", "spec": spec}
+
+
+class Team:
+    """A project folder and a shared state backend, as a team has them."""
+
+    def __init__(self, tmp_path: pathlib.Path) -> None:
+        self.work, self.state = tmp_path / "project", tmp_path / "state"
+        (self.work / "stacks").mkdir(parents=True)
+        self.state.mkdir()
+        shutil.copy(ROOT / "Pulumi.yaml", self.work)
+        self.rendered = tmp_path / "rendered"
+
+    def write(self, config: dict[str, Any], stack: str = "dev") -> pathlib.Path:
+        path = self.work / "stacks" / f"Pulumi.{stack}.yaml"
+        path.write_text(yaml.safe_dump({"config": {"connectors:renderDirectory": str(self.rendered), **config}}))
+        return path
+
+    def deploy(self, *args: str, work: pathlib.Path | None = None) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PULUMI_BACKEND_URL": f"file://{self.state}", "PULUMI_CONFIG_PASSPHRASE": "team-secret"}
+        command = [*DEPLOY, *args, "--stack", "dev", "--work-dir", str(work or self.work)]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+
+    def state_bytes(self) -> bytes:
+        (checkpoint,) = (self.state / ".pulumi" / "stacks").rglob("dev.json")
+        return checkpoint.read_bytes()
+
+    def objects(self) -> list[str]:
+        return sorted(str(p.relative_to(self.rendered)) for p in self.rendered.rglob("*.yaml"))
+
+
+def test_a_missing_stack_file_or_entries_deletes_nothing(tmp_path):
+    team = Team(tmp_path)
+    settings = team.write({"connectors:connectors": [connector("x509"), connector("tsa")]})
+    done = team.deploy("up")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    objects, state = team.objects(), team.state_bytes()
+    assert len(objects) >= 6
+
+    settings.rename(settings.with_suffix(".moved"))  # a rename, a wrong checkout
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(ROOT / "Pulumi.yaml", elsewhere)
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for args, work, said in (
+        (("up",), None, f"no stack file {settings}"),
+        (("preview",), None, f"no stack file {settings}"),
+        (("up",), elsewhere, f"no stack file {elsewhere / 'stacks' / 'Pulumi.dev.yaml'}"),
+        (("up",), bare, f"no Pulumi.yaml in {bare}"),
+    ):
+        refused = team.deploy(*args, work=work)
+        assert refused.returncode != 0 and said in refused.stderr, refused.stdout[-2000:] + refused.stderr[-2000:]
+        assert "Traceback" not in refused.stdout + refused.stderr
+
+    settings.with_suffix(".moved").rename(settings)
+    team.write({"connectors:kubeconfig": "~/.kube/none"})  # neither connectors nor proxies
+    refused = team.deploy("up")
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "neither connectors:connectors nor connectors:proxies is set" in said
+    assert str(settings) in said and "Traceback" not in said
+    assert team.objects() == objects and team.state_bytes() == state
+
+    team.write({"connectors:connectors": []})  # emptied on purpose
+    done = team.deploy("up")
+    assert done.returncode == 0 and team.objects() == []
+
+
+def test_one_failed_registration_stops_only_its_entry(tmp_path):
+    """The platform refuses one name (a 409 for a record the stack never posted); every other
+    connector is applied, registered and saved, the run fails naming the entry, and the next
+    run registers nothing twice."""
+    team = Team(tmp_path)
+    with platform_double() as double:
+        names = [f"c{i}" for i in range(6)]
+        double.add("c2", "http://elsewhere:8080")
+        team.write({"connectors:connectors": [connector(name, double.url) for name in names]})
+        failed = team.deploy("up")
+        said = failed.stdout + failed.stderr
+        assert failed.returncode != 0
+        assert "stack dev: failed: c2 (every other entry was applied)" in said, said[-3000:]
+        assert sorted(r.name for r in double.records.values()) == names
+        assert double.count("POST", "/v2/connector/register") == 6
+        assert {p.split("/")[-1].split("-")[0] for p in team.objects()} >= {"c0", "c1", "c3", "c4", "c5"}
+
+        again = team.deploy("up")
+        assert again.returncode != 0 and "failed: c2" in again.stdout + again.stderr
+        assert double.count("POST", "/v2/connector/register") == 7, "only c2 is posted again"
