@@ -280,7 +280,11 @@ def test_the_package_registration_approves_before_it_edits_as_the_core_allows(ya
     before = len(double.calls)
     stack.up()
     admin = [(m, p.replace(uuid, "{uuid}")) for m, p in double.calls[before:] if p.startswith("/v2/connectors/")]
-    assert admin == [("GET", "/v2/connectors/{uuid}"), ("PATCH", "/v2/connectors/{uuid}/approve"), ("PUT", "/v2/connectors/{uuid}")]
+    assert admin == [
+        ("GET", "/v2/connectors/{uuid}"),
+        ("PATCH", "/v2/connectors/{uuid}/approve"),
+        ("PUT", "/v2/connectors/{uuid}"),
+    ]
     assert double.records[uuid].status == "connected" and double.records[uuid].custom_attributes == [
         {"name": "region", "content": [{"data": "eu"}]}
     ]
