@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 REQUIRED = {"info", "health", "metrics"}
@@ -19,11 +21,15 @@ def _get(url: str) -> tuple[int, Any]:
         return response.status, json.loads(response.read() or b"null")
 
 
-def call_back(url: str, version: str) -> tuple[int | None, list[str]]:
+def call_back(url: str, version: str, resolve: Callable[[str], str] | None = None) -> tuple[int | None, list[str]]:
     """The status the Core answers when the connector does not do (None: it does), and the
-    interfaces the connector lists (v2)."""
+    interfaces the connector lists (v2). ``resolve``: the cluster's DNS for the url's host (a
+    Service's name to its address), where the double runs on the host."""
     path = "/v2/info" if version == "v2" else "/v1"
     try:
+        parts = urllib.parse.urlsplit(url)
+        if resolve is not None and parts.hostname:
+            url = parts._replace(netloc=f"{resolve(parts.hostname)}:{parts.port or 80}").geturl()
         status, payload = _get(url.rstrip("/") + path)
     except urllib.error.HTTPError as error:
         return (404 if error.code == 404 else 502), []

@@ -116,6 +116,8 @@ class PlatformDouble:
     """Called once a register call has been answered (a test kills the client there)."""
     callback: bool = False
     """Call the connector back at its url before registering it, as the Core does."""
+    resolve: Callable[[str], str] | None = None
+    """The cluster's DNS for the call back (a Service's name to its address), on the host."""
     attribute_definitions: set[str] | None = None
     """The names of the platform's custom attribute definitions; None: every name has one."""
     hidden: set[str] = field(default_factory=set)

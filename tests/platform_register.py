@@ -99,7 +99,7 @@ class RegisterCalls:
             return None
         interfaces = list(V2_INTERFACES)
         if self.double.callback:
-            refused, interfaces = call_back(body["url"], body["version"])
+            refused, interfaces = call_back(body["url"], body["version"], self.double.resolve)
             if refused is not None:
                 self._refuse(refused, "connector could not be reached" if refused >= 500 else "connector refused")
                 return None

@@ -44,6 +44,9 @@ def entry(**spec):
         ),
         ({"securityContext": {"runAsNonRoot": False}}, "connectors[0].spec.securityContext", "runAsNonRoot"),
         ({"securityContext": {"fsGroup": -5}}, "connectors[0].spec.securityContext.fsGroup", "greater than"),
+        ({"securityContext": {"runAsUser": 0}}, "connectors[0].spec.securityContext.runAsUser", "greater than"),
+        ({"securityContext": {"runAsGroup": 0}}, "connectors[0].spec.securityContext.runAsGroup", "greater than"),
+        ({"securityContext": {"runAsUser": "app"}}, "connectors[0].spec.securityContext.runAsUser", "integer"),
         ({"secretRefs": [{"name": "s", "type": "volume"}]}, "connectors[0].spec.secretRefs[0]", "mountPath is required"),
         ({"configMapRefs": [{"name": "s", "type": "file"}]}, "connectors[0].spec.configMapRefs[0].type", "env"),
         (

@@ -79,6 +79,11 @@ class SecurityContextArgs(Model):
     """Mount the container's root filesystem read-only."""
     fs_group: NonNegative | None = None
     """The group that owns mounted volumes."""
+    run_as_user: Positive | None = None
+    """The user id every container runs as (not the operator's field): needed for an image whose
+    user is root or a name, which the kubelet refuses to start under runAsNonRoot."""
+    run_as_group: Positive | None = None
+    """The primary group id every container runs with (not the operator's field)."""
 
     @model_validator(mode="after")
     def _non_root_only(self) -> SecurityContextArgs:

@@ -45,17 +45,20 @@ def adopt_duplicate(api: PlatformApi, name: str, url: str, version: str) -> tupl
     if same_name:
         raise RegistrationError(
             "registration failed with status 409: a connector of the same name is registered with another url or "
-            "version; rename this one, or adopt that one with registration.uuid (its uuid is on the platform)"
+            "version; rename this one, or adopt that one with registration.uuid (its uuid is on the platform)",
+            409,
         )
     if records:
         raise RegistrationError(
             "registration failed with status 409: another connector is registered with this url and version "
-            "(its record is on the platform)"
+            "(its record is on the platform)",
+            409,
         )
     raise RegistrationError(
         "registration failed with status 409: no record visible to the admin credentials has this name, or this "
         "url and version; the platform shows a caller only the connectors it may see, so these credentials may not "
-        "see every connector: adopt the record with registration.uuid, or use credentials that can see it"
+        "see every connector: adopt the record with registration.uuid, or use credentials that can see it",
+        409,
     )
 
 

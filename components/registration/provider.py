@@ -126,6 +126,14 @@ def approved_if_asked(api: PlatformApi, props: dict[str, Any], uuid: str, status
     return status
 
 
+def refused_unsaved(error: RegistrationError) -> bool:
+    """The platform answered the register call with a refusal that saved nothing (a 4xx other
+    than 404, after which the Core keeps the record), with no attempt left unanswered before it:
+    the intent is void, and a later 409 is not this stack's own."""
+    status = error.status or 0
+    return 400 <= status < 500 and status != 404 and not getattr(error, "after_unanswered", False)
+
+
 class RegistrationProvider(ResourceProvider):
     def configure(self, req: ConfigureRequest) -> None:
         """Called by the dynamic-provider host once it has loaded this provider."""
@@ -156,7 +164,12 @@ class RegistrationProvider(ResourceProvider):
         """Registered (or adopted), the intent journaled before the request and the outcome
         after it, before the engine hears of it. ``interrupted``: an earlier run's intent."""
         recovery.intend(props)
-        uuid, status = self._register(api, props, interrupted)
+        try:
+            uuid, status = self._register(api, props, interrupted)
+        except RegistrationError as error:
+            if refused_unsaved(error):
+                recovery.forget(props)
+            raise
         recovery.record(props, uuid, status)
         return uuid, status
 
@@ -172,7 +185,7 @@ class RegistrationProvider(ResourceProvider):
             if api.is_admin:
                 return adoption.adopt_duplicate(api, props["name"], props["url"], version)
             if not interrupted:
-                raise RegistrationError(adoption.duplicate_message(duplicate.after_unanswered)) from None
+                raise Duplicate(adoption.duplicate_message(duplicate.after_unanswered), duplicate.after_unanswered) from None
             _warn(
                 f"registration of {label(props)}: the platform holds a record this stack posted when its run was "
                 f"interrupted (status 409 now); kept as registered, its uuid unknown. To fill it: {FILL_THE_UUID}"

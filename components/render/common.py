@@ -55,6 +55,8 @@ def shared_workload_fields(args: WorkloadArgs, component: str, projection: Proje
         "resources": args.resources,
         "read_only_root_filesystem": args.security_context.read_only_root_filesystem,
         "fs_group": args.security_context.fs_group,
+        "run_as_user": args.security_context.run_as_user,
+        "run_as_group": args.security_context.run_as_group,
         "pod_labels": dict(args.pod_labels),
         "pod_annotations": merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
         "node_selector": dict(args.node_selector),

@@ -50,6 +50,8 @@ class Workload:
     resources: Obj | None = None
     read_only_root_filesystem: bool = True
     fs_group: int | None = None
+    run_as_user: int | None = None
+    run_as_group: int | None = None
     pod_labels: dict[str, Any] = field(default_factory=dict)
     pod_annotations: dict[str, Any] = field(default_factory=dict)
     node_selector: dict[str, str] = field(default_factory=dict)
@@ -137,8 +139,8 @@ def render_main_container(w: Workload) -> Obj:
 
 def render_pod_template(w: Workload) -> Obj:
     pod_security: Obj = {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}}
-    if w.fs_group is not None:
-        pod_security["fsGroup"] = w.fs_group
+    ids = {"fsGroup": w.fs_group, "runAsUser": w.run_as_user, "runAsGroup": w.run_as_group}
+    pod_security.update({key: value for key, value in ids.items() if value is not None})
     spec: Obj = {
         "serviceAccountName": w.service_account_name or w.name,
         "securityContext": pod_security,

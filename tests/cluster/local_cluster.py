@@ -121,15 +121,16 @@ def _serving_certificate(folder: pathlib.Path) -> None:
 
 
 @contextlib.contextmanager
-def local_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
-    """Starts every process, yields once the API is ready and a kwok node is Ready, and stops
+def local_cluster(folder: pathlib.Path, kwok: bool = True) -> Iterator[LocalCluster]:
+    """Starts every process, yields once the API is ready and a kwok node is Ready (without
+    ``kwok``: no node, for a real one; see ``tests/node``), and stops
     every process and removes the folder at the end, whatever happened: an error, Ctrl-C or
     SIGTERM; if this process is killed outright, the kernel stops them (``PR_SET_PDEATHSIG``)."""
     with stopped_by_sigterm():
-        yield from _run_cluster(folder)
+        yield from _run_cluster(folder, kwok)
 
 
-def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
+def _run_cluster(folder: pathlib.Path, kwok: bool) -> Iterator[LocalCluster]:
     bin_dir = cluster_bin()
     folder.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
@@ -231,6 +232,10 @@ def _run_cluster(folder: pathlib.Path) -> Iterator[LocalCluster]:
             "--use-service-account-credentials=false",
         )  # fmt: skip
         start("kube-scheduler", "--kubeconfig", str(kubeconfig), "--leader-elect=false", "--secure-port", "0")
+        cluster = LocalCluster(server, kubeconfig, client_cert_kubeconfig, folder, ca, [p.pid for p in processes])
+        if not kwok:
+            yield cluster
+            return
         start(
             "kwok",
             "--kubeconfig", str(kubeconfig),

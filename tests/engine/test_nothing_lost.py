@@ -4,6 +4,7 @@ delete nothing; one connector's failed registration stops only itself."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -46,9 +47,10 @@ class Team:
         command = [*DEPLOY, *args, "--stack", "dev", "--work-dir", str(work or self.work)]
         return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
 
-    def state_bytes(self) -> bytes:
+    def resources(self) -> list[dict[str, Any]]:
+        """The stack's resources as its checkpoint holds them."""
         (checkpoint,) = (self.state / ".pulumi" / "stacks").rglob("dev.json")
-        return checkpoint.read_bytes()
+        return json.loads(checkpoint.read_text())["checkpoint"]["latest"]["resources"]
 
     def objects(self) -> list[str]:
         return sorted(str(p.relative_to(self.rendered)) for p in self.rendered.rglob("*.yaml"))
@@ -59,7 +61,7 @@ def test_a_missing_stack_file_or_entries_deletes_nothing(tmp_path):
     settings = team.write({"connectors:connectors": [connector("x509"), connector("tsa")]})
     done = team.deploy("up")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    objects, state = team.objects(), team.state_bytes()
+    objects, resources = team.objects(), team.resources()
     assert len(objects) >= 6
 
     settings.rename(settings.with_suffix(".moved"))  # a rename, a wrong checkout
@@ -84,7 +86,7 @@ def test_a_missing_stack_file_or_entries_deletes_nothing(tmp_path):
     said = refused.stdout + refused.stderr
     assert refused.returncode != 0 and "neither connectors:connectors nor connectors:proxies is set" in said
     assert str(settings) in said and "Traceback" not in said
-    assert team.objects() == objects and team.state_bytes() == state
+    assert team.objects() == objects and team.resources() == resources
 
     team.write({"connectors:connectors": []})  # emptied on purpose
     done = team.deploy("up")
@@ -106,7 +108,10 @@ def test_one_failed_registration_stops_only_its_entry(tmp_path):
         assert "stack dev: failed: c2 (every other entry was applied)" in said, said[-3000:]
         assert sorted(r.name for r in double.records.values()) == names
         assert double.count("POST", "/v2/connector/register") == 6
-        assert {p.split("/")[-1].split("-")[0] for p in team.objects()} >= {"c0", "c1", "c3", "c4", "c5"}
+        deployments = {p.rsplit("-", 1)[-1].removesuffix(".yaml") for p in team.objects() if "deployment" in p}
+        assert deployments == set(names), "every connector's objects were applied"
+        saved = [r for r in team.resources() if r["type"].endswith("connectors:Registration")]
+        assert sorted(r["outputs"]["name"] for r in saved) == ["c0", "c1", "c3", "c4", "c5"]
 
         again = team.deploy("up")
         assert again.returncode != 0 and "failed: c2" in again.stdout + again.stderr

@@ -163,3 +163,14 @@ def test_a_run_that_ends_well_counts_outcomes_not_intents(double, journaled):
     RegistrationProvider().create(props(double))
     recovery.intend(props(double, name="Other"))
     assert journal.FileJournal(journaled).clear() == 1
+
+
+def test_a_refusal_that_saved_nothing_voids_the_intent(double, journaled):
+    """The platform answered 409 for a record this stack never posted: the next run's 409 is no
+    more its own than this one."""
+    given = props(double)
+    double.add(given["name"], "http://elsewhere:8080")
+    for _ in range(2):
+        with pytest.raises(RegistrationError, match="status 409"):
+            RegistrationProvider().create(given)
+        assert recovery.earlier(given) is None

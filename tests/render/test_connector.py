@@ -94,6 +94,15 @@ def test_security_hardening_of_every_container(minimal):
     assert side["securityContext"] == RESTRICTED
     assert pod(r)["securityContext"] == {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}, "fsGroup": 10001}
     assert main(render(minimal))["securityContext"]["readOnlyRootFilesystem"] is True
+    assert "runAsUser" not in pod(render(minimal))["securityContext"], "the image's user, unless given"
+
+
+def test_run_as_user_and_group_for_an_image_whose_user_is_root_or_a_name(minimal):
+    r = render(minimal, securityContext={"runAsUser": 10001, "runAsGroup": 10002})
+    assert pod(r)["securityContext"] == {
+        "runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}, "runAsUser": 10001, "runAsGroup": 10002,
+    }  # fmt: skip
+    assert main(r)["securityContext"] == {**RESTRICTED, "readOnlyRootFilesystem": True}, "the pod's ids reach every container"
 
 
 def test_image_digest_wins_over_tag(minimal):

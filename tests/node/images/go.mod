@@ -1,0 +1,3 @@
+module local/node-images
+
+go 1.22

@@ -1,0 +1,211 @@
+"""One real Kubernetes node beside the local control plane (``tests.cluster.local_cluster``
+without kwok): containerd with its own root, state and socket, runc, the bridge CNI with
+host-local addresses, the kubelet and kube-proxy (iptables mode); the images of ``node_images``
+imported. Every address is local: the API server on 127.0.0.1, the pods on a bridge of their own.
+
+Stopping leaves the host as it was: the pods deleted, the processes stopped, the mounts under
+the kubelet's folder undone, the iptables chains of the kubelet and kube-proxy removed (the
+kubelet's ``KUBE-FIREWALL`` drops non-local packets to 127.0.0.0/8, which other tiers' network
+namespaces use), the bridge deleted and IP forwarding put back as it was found."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from scripts.engine_tools import ToolsUnavailable, installed
+
+from ..cluster.local_cluster import ClusterUnavailable, LocalCluster, _own_session_dying_with_us, free_port
+from .node_images import PAUSE, import_images
+
+NODE = "real-node-0"
+BRIDGE = "cnitest0"
+POD_SUBNET = "10.244.77.0/24"
+FORWARDING = pathlib.Path("/proc/sys/net/ipv4/ip_forward")
+KUBELET_CHAINS = {
+    "filter": ["KUBE-FIREWALL", "KUBE-KUBELET-CANARY"],
+    "nat": ["KUBE-KUBELET-CANARY"],
+    "mangle": ["KUBE-KUBELET-CANARY", "KUBE-IPTABLES-HINT"],
+}
+
+
+@dataclass
+class RealNode:
+    cluster: LocalCluster
+    name: str
+    folder: pathlib.Path
+
+
+def node_bin() -> pathlib.Path:
+    if os.geteuid() != 0:
+        raise ClusterUnavailable("a real node needs root (containerd, mounts, iptables)")
+    try:
+        return installed("install-node-tools", "the kubelet and kube-proxy")
+    except ToolsUnavailable as error:
+        raise ClusterUnavailable(str(error)) from None
+
+
+def _wait(check: Any, what: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(Exception):
+            if check():
+                return
+        time.sleep(0.5)
+    raise ClusterUnavailable(f"{what} did not come up within {seconds:g} s")
+
+
+def _configs(folder: pathlib.Path, cluster: LocalCluster) -> dict[str, pathlib.Path]:
+    """containerd's, the CNI's, the kubelet's and kube-proxy's configuration files."""
+    sock = folder / "containerd" / "containerd.sock"
+    cni = folder / "cni"
+    cni.mkdir(parents=True)
+    (folder / "containerd").mkdir()
+    (folder / "containerd.toml").write_text(
+        f'version = 2\nroot = "{folder}/containerd/root"\nstate = "{folder}/containerd/state"\n'
+        f'[grpc]\n  address = "{sock}"\n'
+        f'[plugins."io.containerd.grpc.v1.cri"]\n  sandbox_image = "{PAUSE}"\n  restrict_oom_score_adj = true\n'
+        f"  disable_apparmor = true\n"
+        f'[plugins."io.containerd.grpc.v1.cri".cni]\n  bin_dir = "/usr/lib/cni"\n  conf_dir = "{cni}"\n'
+    )
+    network = {
+        "cniVersion": "0.4.0",
+        "name": "node-tests",
+        "plugins": [
+            {
+                "type": "bridge",
+                "bridge": BRIDGE,
+                "isGateway": True,
+                "ipMasq": False,
+                "hairpinMode": True,
+                "ipam": {"type": "host-local", "ranges": [[{"subnet": POD_SUBNET}]], "dataDir": str(folder / "ipam")},
+            },
+            {"type": "portmap", "capabilities": {"portMappings": True}},
+        ],
+    }
+    (cni / "10-node-tests.conflist").write_text(json.dumps(network))
+    (folder / "resolv.conf").write_text("nameserver 127.0.0.1\n")
+    kubelet = {
+        "apiVersion": "kubelet.config.k8s.io/v1beta1",
+        "kind": "KubeletConfiguration",
+        "failCgroupV1": False,
+        "cgroupDriver": "cgroupfs",
+        "containerRuntimeEndpoint": f"unix://{sock}",
+        "address": "127.0.0.1",
+        "port": free_port(),
+        "readOnlyPort": 0,
+        "healthzBindAddress": "127.0.0.1",
+        "healthzPort": free_port(),
+        "authentication": {"anonymous": {"enabled": True}, "webhook": {"enabled": False}},
+        "authorization": {"mode": "AlwaysAllow"},
+        "resolvConf": str(folder / "resolv.conf"),
+        "failSwapOn": False,
+        "serializeImagePulls": False,
+        "evictionHard": {"memory.available": "1Mi", "nodefs.available": "1%", "imagefs.available": "1%"},
+        "imageGCHighThresholdPercent": 100,
+        "imageGCLowThresholdPercent": 99,
+        "nodeStatusReportFrequency": "5s",
+        "nodeStatusUpdateFrequency": "5s",
+    }
+    (folder / "kubelet.yaml").write_text(yaml.safe_dump(kubelet))
+    proxy = {
+        "apiVersion": "kubeproxy.config.k8s.io/v1alpha1",
+        "kind": "KubeProxyConfiguration",
+        "mode": "iptables",
+        "hostnameOverride": NODE,
+        "clientConnection": {"kubeconfig": str(cluster.kubeconfig)},
+        "conntrack": {"maxPerCore": 0, "min": 0, "tcpEstablishedTimeout": "0s", "tcpCloseWaitTimeout": "0s"},
+        "metricsBindAddress": f"127.0.0.1:{free_port()}",
+        "healthzBindAddress": f"127.0.0.1:{free_port()}",
+    }
+    (folder / "kube-proxy.yaml").write_text(yaml.safe_dump(proxy))
+    return {"sock": sock}
+
+
+@contextlib.contextmanager
+def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]:
+    """The node, Ready, with the images imported; everything undone at the end (see the module)."""
+    bin_dir = node_bin()
+    folder.mkdir(parents=True, exist_ok=True)
+    forwarding = FORWARDING.read_text()
+    processes: list[subprocess.Popen[bytes]] = []
+
+    def start(command: list[str], log: str) -> None:
+        out = (folder / f"{log}.log").open("wb")
+        processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_own_session_dying_with_us))
+
+    try:
+        sock = _configs(folder, cluster)["sock"]
+        start(["containerd", "--config", str(folder / "containerd.toml")], "containerd")
+        ctr = ["ctr", "--address", str(sock)]
+        _wait(lambda: subprocess.run([*ctr, "version"], capture_output=True).returncode == 0, "containerd", 30)
+        import_images(ctr, bin_dir.parent, folder)
+        start(
+            [str(bin_dir / "kubelet"), "--config", str(folder / "kubelet.yaml"), "--kubeconfig", str(cluster.kubeconfig),
+             "--root-dir", str(folder / "kubelet"), "--hostname-override", NODE, "--v", "2"],
+            "kubelet",
+        )  # fmt: skip
+        start([str(bin_dir / "kube-proxy"), "--config", str(folder / "kube-proxy.yaml")], "kube-proxy")
+        node = RealNode(cluster, NODE, folder)
+        _wait(lambda: node_ready(cluster), "the real node (kubelet)", 120)
+        yield node
+    finally:
+        _drain(cluster)
+        for process in reversed(processes):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, 15)
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait()
+        _leave_the_host_as_found(bin_dir, folder, forwarding)
+
+
+def node_ready(cluster: LocalCluster) -> bool:
+    from kubernetes import client
+
+    node = client.CoreV1Api(cluster.api()).read_node(NODE)
+    return any(c.type == "Ready" and c.status == "True" for c in node.status.conditions or [])
+
+
+def _drain(cluster: LocalCluster) -> None:
+    """Every pod deleted at once and waited for, so that the kubelet tears the sandboxes down."""
+    from kubernetes import client
+
+    with contextlib.suppress(Exception):
+        core = client.CoreV1Api(cluster.api())
+        for pod in core.list_pod_for_all_namespaces().items:
+            with contextlib.suppress(Exception):
+                core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=0)
+        deadline = time.monotonic() + 30
+        while core.list_pod_for_all_namespaces().items and time.monotonic() < deadline:
+            time.sleep(1)
+
+
+def _leave_the_host_as_found(bin_dir: pathlib.Path, folder: pathlib.Path, forwarding: str) -> None:
+    quiet: dict[str, Any] = {"capture_output": True}
+    subprocess.run([str(bin_dir / "kube-proxy"), "--cleanup"], **quiet)
+    for tool in ("iptables", "ip6tables"):
+        for table, chains in KUBELET_CHAINS.items():
+            for chain in chains:
+                for builtin in ("INPUT", "OUTPUT", "FORWARD", "PREROUTING", "POSTROUTING"):
+                    while subprocess.run([tool, "-t", table, "-D", builtin, "-j", chain], **quiet).returncode == 0:
+                        pass
+                subprocess.run([tool, "-t", table, "-F", chain], **quiet)
+                subprocess.run([tool, "-t", table, "-X", chain], **quiet)
+    mounts = [line.split()[1] for line in pathlib.Path("/proc/mounts").read_text().splitlines() if str(folder) in line]
+    for mount in sorted(mounts, key=len, reverse=True):
+        subprocess.run(["umount", "-l", mount], **quiet)
+    subprocess.run(["ip", "link", "delete", BRIDGE], **quiet)
+    FORWARDING.write_text(forwarding)
