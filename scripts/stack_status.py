@@ -56,8 +56,9 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
             rows[urn].namespace = deployment["inputs"]["metadata"].get("namespace", "default")
     for urn, registration in by_urn.items():
         if urn in rows:
-            unknown = registration.get("id") == UUID_UNKNOWN  # posted by an interrupted run, its answer lost
-            rows[urn].uuid = UUID_UNKNOWN if unknown else str(registration.get("outputs", {}).get("uuid") or "-")
+            uuid = registration.get("outputs", {}).get("uuid")
+            unknown = registration.get("id") == UUID_UNKNOWN and not uuid  # posted by an interrupted run, its answer lost
+            rows[urn].uuid = UUID_UNKNOWN if unknown else str(uuid or "-")
             rows[urn].status = str(registration.get("outputs", {}).get("status") or "-")
     return list(rows.values()), {urn: d for urn, d in deployments.items() if urn in rows}
 
@@ -107,7 +108,7 @@ def plain(value: Any) -> Any:
 
 def platform_status(registration: dict[str, Any]) -> str:
     """The platform's status of the record, with the registration's own admin credentials (a read)."""
-    if registration.get("id") == UUID_UNKNOWN:
+    if not registration.get("outputs", {}).get("uuid"):
         return "-"
     from components.registration.errors import RegistrationError
     from components.registration.provider import platform_api

@@ -30,6 +30,14 @@ def live(*rows: Row, expects: set[str] = frozenset()) -> Live:
             ["connector x509: not registered (the stack expects a registration and its state has none)"],
         ),
         (Row("proxy", "edge", ready="0/1"), set(), ["proxy edge: not Ready (0 of 1 replicas ready)"]),
+        (
+            Row("connector", "x509", ready="1/1", uuid="uuid-unknown"),
+            {"x509"},
+            [
+                "connector x509: uuid unknown (the platform holds the record an interrupted run posted: give "
+                "registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid)"
+            ],
+        ),
     ],
 )
 def test_workload_problems(row, expects, lines):

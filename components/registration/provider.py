@@ -41,8 +41,9 @@ STATE = "the uuid in the stack's state"
 UUID_UNKNOWN = "uuid-unknown"
 """The id of a registration whose record the platform saved from this stack's interrupted post
 (its answer lost), kept without admin credentials to find its uuid: a ``refresh`` with them
-fills it (the id becomes the uuid), as does ``registration.uuid``."""
-FILL_THE_UUID = "give registration.adminCredentials and run refresh, or set registration.uuid to its uuid"
+fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
+``registration.uuid``."""
+FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
 
 
 def _warn(message: str) -> None:
@@ -124,6 +125,12 @@ def approved_if_asked(api: PlatformApi, props: dict[str, Any], uuid: str, status
     if status == "waitingForApproval":
         raise RegistrationError("approving the connector failed with status 422", 422)
     return status
+
+
+def known_uuid(id_: str, props: dict[str, Any]) -> str:
+    """The record's uuid: the id, or for a registration kept with it unknown, what an update
+    with admin credentials found since (empty while still unknown)."""
+    return str(props.get("uuid") or "") if id_ == UUID_UNKNOWN else id_
 
 
 def refused_unsaved(error: RegistrationError) -> bool:
@@ -220,12 +227,12 @@ class RegistrationProvider(ResourceProvider):
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,
         same uuid) and a newly asked approval approves; the register endpoint is never called."""
-        status = olds.get("status")
+        uuid, status = known_uuid(_id, olds), olds.get("status")
         api = platform_api(news)
-        if api.is_admin and _id == UUID_UNKNOWN:
-            _warn(f"registration of {label(news)}: its uuid is unknown, so its record is left as it is: run refresh first")
-        elif api.is_admin:
-            uuid = checked_uuid(_id, STATE)
+        if api.is_admin and not uuid:
+            uuid, status = self._found(api, olds, status)  # the record as registered: the old url
+        if api.is_admin and uuid:
+            uuid = checked_uuid(uuid, STATE)
             if news.get("approve") is True:  # first: the platform edits only approved records
                 status = approved_if_asked(api, news, uuid, current_status(api, uuid, "reading the connector"))
             if inputs.changed(olds, news, inputs.PLATFORM):
@@ -234,7 +241,7 @@ class RegistrationProvider(ResourceProvider):
                 if record is None:
                     raise RegistrationError(f"updating the connector failed with {GONE}", 404)
                 status = record.status
-        return UpdateResult(outs={**news, "uuid": _id, "status": status, "registered_at": olds.get("registered_at")})
+        return UpdateResult(outs={**news, "uuid": uuid, "status": status, "registered_at": olds.get("registered_at")})
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
         """De-registers only when asked (``deregisterOnDestroy``) and able (admin credentials);
@@ -243,8 +250,8 @@ class RegistrationProvider(ResourceProvider):
             return
         api = platform_api(props)
         if api.is_admin:
-            uuid = _id if _id != UUID_UNKNOWN else getattr(adoption.own_record(api, props), "uuid", None)
-            if uuid is not None:
+            uuid = known_uuid(_id, props) or getattr(adoption.own_record(api, props), "uuid", None)
+            if uuid:
                 api.delete(checked_uuid(uuid, STATE))
             recovery.forget(props)
 
@@ -264,11 +271,18 @@ class RegistrationProvider(ResourceProvider):
 
     def _filled(self, api: PlatformApi, props: dict[str, Any]) -> ReadResult:
         """A registration kept with its uuid unknown, its uuid found (the id becomes it)."""
+        uuid, status = self._found(api, props, props.get("status"))
+        return ReadResult(id_=uuid or UUID_UNKNOWN, outs={**props, "uuid": uuid, "status": status})
+
+    @staticmethod
+    def _found(api: PlatformApi, props: dict[str, Any], status: Any) -> tuple[str, Any]:
+        """The uuid and status of this registration's record, found by an admin; ("", status) with
+        a warning when no visible record has its name, url and version."""
         record = adoption.own_record(api, props)
         if record is None:
             _warn(
                 f"registration of {label(props)}: no record of its name, url and version is visible to the admin "
                 "credentials; its uuid stays unknown"
             )
-            return ReadResult(id_=UUID_UNKNOWN, outs=props)
-        return ReadResult(id_=record.uuid, outs={**props, "uuid": record.uuid, "status": record.status})
+            return "", status
+        return record.uuid, record.status

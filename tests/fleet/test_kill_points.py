@@ -15,18 +15,22 @@ from typing import Any
 
 import pytest
 
+from components.registration.journal import POSTING
+
 from .fleet_project import Project, connector, kill_when, names_registered, registrations_in
 
 CONNECTORS = 6
 
 
 def file_journal(project: Project) -> int:
+    """The outcomes in the journal (intents, written before each request, left out)."""
     state = pathlib.Path(project.env["PULUMI_BACKEND_URL"].removeprefix("file://"))
-    return len(list((state / ".pulumi" / "connector-journal").glob("*/*/*.json")))
+    entries = (state / ".pulumi" / "connector-journal").glob("*/*/*.json")
+    return sum(POSTING not in path.read_text() for path in entries)
 
 
 def postgres_journal(postgres: Any) -> int:
-    done = postgres.psql("SELECT count(*) FROM connector_registration_journal")
+    done = postgres.psql(f"SELECT count(*) FROM connector_registration_journal WHERE status <> '{POSTING}'")
     return int(done.stdout.strip()) if done.returncode == 0 else 0
 
 
@@ -97,18 +101,18 @@ def test_a_fleet_killed_mid_registration_registers_each_connector_once(project, 
 
 # A record the platform saved whose answer never arrived (``lose_answers_after``): the journal's
 # intent makes its 409 on the next run this stack's own, kept with its uuid unknown.
-def rerun_after_lost_answers(project: Project, double: Any, *args: str) -> None:
-    """``cancel``, an ``up`` that succeeds, and a no-op ``up`` that sends nothing."""
+def rerun_after_lost_answers(project: Project, double: Any, *args: str) -> str:
+    """``cancel``, an ``up`` that succeeds, and a no-op ``up`` that sends nothing; what the ``up`` said."""
     double.lose_answers_after = None
     double.released.set()
     cancelled = project.run("cancel", *args)
     assert cancelled.returncode == 0, cancelled.stdout + cancelled.stderr
     rerun = project.run("up", *args)
     assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
-    assert "posted when its run was interrupted" in rerun.stdout + rerun.stderr
     sent = len(double.requests)
     noop = project.run("up", *args)
     assert noop.returncode == 0 and len(double.requests) == sent, "a no-op rerun sends nothing"
+    return rerun.stdout + rerun.stderr
 
 
 def uuids_known(export: dict[str, Any]) -> list[str]:
@@ -122,13 +126,14 @@ def test_a_stack_killed_while_answers_are_lost_registers_each_connector_once(fil
     run = file_project.start("up", "--stack", stack)
     kill_when(run, lambda: double.held >= 1)
     lost = double.held
-    rerun_after_lost_answers(file_project, double, "--stack", stack)
+    said = rerun_after_lost_answers(file_project, double, "--stack", stack)
+    assert said.count("posted when its run was interrupted") >= lost  # each warning, also in the summary
     assert names_registered(double) == Counter({f"{stack}-c{i}": 1 for i in range(CONNECTORS)})
     export = file_project.export(stack)
     assert len(registrations_in(export)) == CONNECTORS and len(uuids_known(export)) == CONNECTORS - lost
     assert set(uuids_known(export)) < set(double.records)
-    status = file_project.run("status", "--stack", stack, "--check")
-    assert status.stdout.count("uuid unknown") == lost, status.stdout
+    status = file_project.run("status", "--stack", stack)
+    assert status.stdout.count(" uuid-unknown ") == lost, status.stdout
 
 
 def test_a_fleet_killed_while_answers_are_lost_registers_each_connector_once(project, double, postgres):

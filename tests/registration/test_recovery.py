@@ -174,3 +174,16 @@ def test_a_refusal_that_saved_nothing_voids_the_intent(double, journaled):
         with pytest.raises(RegistrationError, match="status 409"):
             RegistrationProvider().create(given)
         assert recovery.earlier(given) is None
+
+
+def test_an_up_with_admin_credentials_fills_the_unknown_uuid_then_edits(double, journaled):
+    from components.registration.provider import UUID_UNKNOWN
+
+    created = RegistrationProvider().create(interrupted_post(double))
+    (record,) = double.records.values()
+    record.status = "connected"
+    news = {**created.outs, "admin_credentials": {"bearerToken": ADMIN_TOKEN}, "url": "http://x509.ilm.svc.cluster.local:9090"}
+    updated = RegistrationProvider().update(UUID_UNKNOWN, created.outs, news)
+    assert (updated.outs["uuid"], updated.outs["status"]) == (record.uuid, "connected")
+    assert record.url == news["url"], "edited once found"
+    assert RegistrationProvider().read(UUID_UNKNOWN, updated.outs).id == record.uuid
