@@ -33,6 +33,9 @@ RESOURCES: dict[ObjectKind, Factory] = {
 }
 """The Pulumi resource each rendered kind becomes."""
 DEPENDS_ON: dict[ObjectKind, ObjectKind] = {"deployment": "service_account"}
+WAITS_FOR_PODS: tuple[ObjectKind, ...] = ("deployment", "service")
+"""The kinds whose create and update the Kubernetes provider holds until pods are Ready (a
+Service until it targets one)."""
 
 
 def retains(opts: pulumi.ResourceOptions | None) -> bool:
@@ -73,15 +76,24 @@ def create_children(
     checksum: str | pulumi.Output[str],
     optional: Iterable[OptionalKind],
     retain_on_delete: bool = False,
+    rollout_timeout_seconds: int | None = None,
 ) -> dict[ObjectKind, pulumi.CustomResource]:
     """A resource per rendered kind: the ServiceAccount, Service and Deployment, and each of
     ``optional`` (the kinds the arguments enable). ``rendered`` is plain objects, or an Output
     of them when an argument was an Output. ``retain_on_delete``: the component's (Pulumi
-    passes ``protect`` down to children, not this)."""
+    passes ``protect`` down to children, not this). ``rollout_timeout_seconds``: how long the
+    Deployment's and the Service's create or update wait for Ready pods (the Kubernetes
+    provider's default: 10 minutes each)."""
     resources: dict[ObjectKind, pulumi.CustomResource] = {}
     for kind in (*REQUIRED_KINDS, *optional):
         after = DEPENDS_ON.get(kind)
         depends_on = [resources[after]] if after else None
-        opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
+        waits = kind in WAITS_FOR_PODS and rollout_timeout_seconds is not None
+        timeouts = (
+            pulumi.CustomTimeouts(create=f"{rollout_timeout_seconds}s", update=f"{rollout_timeout_seconds}s") if waits else None
+        )
+        opts = pulumi.ResourceOptions(
+            parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None, custom_timeouts=timeouts
+        )
         resources[kind] = RESOURCES[kind](name, **_parts(rendered, kind, checksum), opts=opts)
     return resources

@@ -70,7 +70,9 @@ class WorkloadComponent(pulumi.ComponentResource):
         secret = bool(set(secret_inputs) - NOT_RENDERED)
         rendered = secret_if(render_when_known(args, parts.render, exclude=set(parts.not_rendered)), secret)
         checksum = checksum_input(references)
-        resources = create_children(self, name, rendered, checksum, parts.optional_kinds, retains(opts))
+        resources = create_children(
+            self, name, rendered, checksum, parts.optional_kinds, retains(opts), args.rollout_timeout_seconds
+        )
         self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         self.config_checksum = pulumi.Output.from_input(checksum)
         self.children = {kind: name for kind in resources}

@@ -44,9 +44,11 @@ def workload_problems(live: Live) -> list[Problem]:
         if row.ready == MISSING:
             found.append(Problem(entry, "not Ready", "its Deployment is not in the cluster"))
         elif row.ready != "-":
-            ready, desired = (int(n) for n in row.ready.split("/"))
+            counts, _, reasons = row.ready.partition(":")
+            ready, desired = (int(n) for n in counts.split("/"))
             if ready < desired:
-                found.append(Problem(entry, "not Ready", f"{ready} of {desired} replicas ready"))
+                why = f": {reasons.replace(',', ', ')}" if reasons else ""
+                found.append(Problem(entry, "not Ready", f"{ready} of {desired} replicas ready{why}"))
         if row.health.startswith("Down"):
             found.append(Problem(entry, "not Healthy", row.health.removeprefix("Down (").removesuffix(")")))
         if row.kind == "connector" and row.name in live.expects_registration and row.uuid == "-":

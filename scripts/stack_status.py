@@ -64,14 +64,16 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
 
 
 def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | None, context: str | None) -> dict[str, str]:
-    """``ready/desired`` of each Deployment, read from the cluster; empty when it cannot be reached."""
+    """``ready/desired`` of each Deployment, read from the cluster, with the kubelet's reasons when
+    some are not (``0/1:CrashLoopBackOff``); empty when the cluster cannot be reached."""
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
     from components.registration.cluster_access import client_configuration
 
     try:
-        apps = client.AppsV1Api(client.ApiClient(client_configuration(kubeconfig, context)))
+        api = client.ApiClient(client_configuration(kubeconfig, context))
+        apps, core = client.AppsV1Api(api), client.CoreV1Api(api)
         found = {}
         for urn, deployment in deployments.items():
             meta = deployment["inputs"]["metadata"]
@@ -82,10 +84,22 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
                     raise
                 found[urn] = MISSING
                 continue
-            found[urn] = f"{live.status.ready_replicas or 0}/{live.spec.replicas}"
+            ready, desired = live.status.ready_replicas or 0, live.spec.replicas
+            reasons = waiting_reasons(core, live) if ready < desired else ""
+            found[urn] = f"{ready}/{desired}" + (f":{reasons}" if reasons else "")
         return found
     except Exception:  # unreachable, refused: the column says "-"
         return {}
+
+
+def waiting_reasons(core: Any, deployment: Any) -> str:
+    """Why the Deployment's pods' containers wait, as the kubelet says (``CrashLoopBackOff``,
+    ``CreateContainerConfigError``, ``ImagePullBackOff``...), each once; never a message."""
+    labels = deployment.spec.selector.match_labels or {}
+    selector = ",".join(f"{key}={value}" for key, value in labels.items())
+    pods = core.list_namespaced_pod(deployment.metadata.namespace, label_selector=selector, _request_timeout=10).items
+    states = [c.state for pod in pods for c in (pod.status.container_statuses or []) if c.state is not None]
+    return ",".join(dict.fromkeys(s.waiting.reason for s in states if s.waiting is not None and s.waiting.reason))
 
 
 MISSING = "missing"

@@ -31,6 +31,11 @@ def live(*rows: Row, expects: set[str] = frozenset()) -> Live:
         ),
         (Row("proxy", "edge", ready="0/1"), set(), ["proxy edge: not Ready (0 of 1 replicas ready)"]),
         (
+            Row("connector", "x509", ready="0/2:CrashLoopBackOff,CreateContainerConfigError"),
+            set(),
+            ["connector x509: not Ready (0 of 2 replicas ready: CrashLoopBackOff, CreateContainerConfigError)"],
+        ),
+        (
             Row("connector", "x509", ready="1/1", uuid="uuid-unknown"),
             {"x509"},
             [

@@ -4,9 +4,9 @@ renderer hands them to the shared builders: nothing here knows the kinds."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from .base import Model
 from .blocks import (
@@ -66,6 +66,9 @@ class WorkloadSpec(Model):
     """Init containers, as in a pod spec."""
     sidecars: Containers = []
     """Further containers, as in a pod spec."""
+    rollout_timeout_seconds: Annotated[int, Field(ge=10, le=86400)] = 600
+    """How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the
+    kubelet's reason (renders nothing; not the operator's field)."""
 
     @model_validator(mode="after")
     def _unique_names(self) -> WorkloadSpec:

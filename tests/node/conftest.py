@@ -3,7 +3,9 @@ and stopped after them (before other tiers run on, so that none sees the node's 
 
 from __future__ import annotations
 
+import os
 import pathlib
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -22,3 +24,6 @@ def node() -> Iterator[RealNode]:
             yield running
     except ClusterUnavailable as error:
         unavailable("node tests", error)
+    finally:
+        if os.environ.get("KEEP_CLUSTER_LOGS") is None:
+            shutil.rmtree(folder, ignore_errors=True)

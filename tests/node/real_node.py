@@ -31,6 +31,8 @@ NODE = "real-node-0"
 BRIDGE = "cnitest0"
 POD_SUBNET = "10.244.77.0/24"
 FORWARDING = pathlib.Path("/proc/sys/net/ipv4/ip_forward")
+MARKER = pathlib.Path("/run/connector-tests-real-node.json")
+"""Written while a node runs: where it was and what it found, for a run killed before its clean-up."""
 KUBELET_CHAINS = {
     "filter": ["KUBE-FIREWALL", "KUBE-KUBELET-CANARY"],
     "nat": ["KUBE-KUBELET-CANARY"],
@@ -64,7 +66,7 @@ def _wait(check: Any, what: str, seconds: float) -> None:
     raise ClusterUnavailable(f"{what} did not come up within {seconds:g} s")
 
 
-def _configs(folder: pathlib.Path, cluster: LocalCluster) -> dict[str, pathlib.Path]:
+def _configs(folder: pathlib.Path, cluster: LocalCluster) -> None:
     """containerd's, the CNI's, the kubelet's and kube-proxy's configuration files."""
     sock = folder / "containerd" / "containerd.sock"
     cni = folder / "cni"
@@ -87,7 +89,12 @@ def _configs(folder: pathlib.Path, cluster: LocalCluster) -> dict[str, pathlib.P
                 "isGateway": True,
                 "ipMasq": False,
                 "hairpinMode": True,
-                "ipam": {"type": "host-local", "ranges": [[{"subnet": POD_SUBNET}]], "dataDir": str(folder / "ipam")},
+                "ipam": {
+                    "type": "host-local",
+                    "ranges": [[{"subnet": POD_SUBNET}]],
+                    "routes": [{"dst": "0.0.0.0/0"}],
+                    "dataDir": str(folder / "ipam"),
+                },
             },
             {"type": "portmap", "capabilities": {"portMappings": True}},
         ],
@@ -128,15 +135,17 @@ def _configs(folder: pathlib.Path, cluster: LocalCluster) -> dict[str, pathlib.P
         "healthzBindAddress": f"127.0.0.1:{free_port()}",
     }
     (folder / "kube-proxy.yaml").write_text(yaml.safe_dump(proxy))
-    return {"sock": sock}
 
 
 @contextlib.contextmanager
 def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]:
     """The node, Ready, with the images imported; everything undone at the end (see the module)."""
     bin_dir = node_bin()
+    clean_after_a_killed_run(bin_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    forwarding = FORWARDING.read_text()
+    forwarding, started = FORWARDING.read_text(), time.time()
+    MARKER.write_text(json.dumps({"folder": str(folder), "forwarding": forwarding, "started": started}))
+    ctr = ["ctr", "--address", str(folder / "containerd" / "containerd.sock")]
     processes: list[subprocess.Popen[bytes]] = []
 
     def start(command: list[str], log: str) -> None:
@@ -144,9 +153,8 @@ def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]
         processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_own_session_dying_with_us))
 
     try:
-        sock = _configs(folder, cluster)["sock"]
+        _configs(folder, cluster)
         start(["containerd", "--config", str(folder / "containerd.toml")], "containerd")
-        ctr = ["ctr", "--address", str(sock)]
         _wait(lambda: subprocess.run([*ctr, "version"], capture_output=True).returncode == 0, "containerd", 30)
         import_images(ctr, bin_dir.parent, folder)
         start(
@@ -160,6 +168,7 @@ def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]
         yield node
     finally:
         _drain(cluster)
+        _stop_containers(ctr)
         for process in reversed(processes):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, 15)
@@ -169,7 +178,17 @@ def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, 9)
                 process.wait()
-        _leave_the_host_as_found(bin_dir, folder, forwarding)
+        _leave_the_host_as_found(bin_dir, folder, forwarding, started)
+        MARKER.unlink(missing_ok=True)
+
+
+def clean_after_a_killed_run(bin_dir: pathlib.Path) -> None:
+    """What a node of a run killed before its clean-up left on the host (its ``MARKER`` says
+    where it was and what it found), undone before a new node starts."""
+    with contextlib.suppress(OSError, ValueError, KeyError):
+        left = json.loads(MARKER.read_text())
+        _leave_the_host_as_found(bin_dir, pathlib.Path(left["folder"]), left["forwarding"], float(left["started"]))
+        MARKER.unlink()
 
 
 def node_ready(cluster: LocalCluster) -> bool:
@@ -180,21 +199,45 @@ def node_ready(cluster: LocalCluster) -> bool:
 
 
 def _drain(cluster: LocalCluster) -> None:
-    """Every pod deleted at once and waited for, so that the kubelet tears the sandboxes down."""
+    """Every pod deleted and waited for: the kubelet stops its containers, then its sandbox
+    (the CNI's teardown of its network namespace and veth)."""
     from kubernetes import client
 
     with contextlib.suppress(Exception):
         core = client.CoreV1Api(cluster.api())
         for pod in core.list_pod_for_all_namespaces().items:
             with contextlib.suppress(Exception):
-                core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=0)
-        deadline = time.monotonic() + 30
+                core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=1)
+        deadline = time.monotonic() + 60
         while core.list_pod_for_all_namespaces().items and time.monotonic() < deadline:
             time.sleep(1)
 
 
-def _leave_the_host_as_found(bin_dir: pathlib.Path, folder: pathlib.Path, forwarding: str) -> None:
+def _tasks(ctr: list[str]) -> list[str]:
+    listed = subprocess.run([*ctr, "-n", "k8s.io", "tasks", "ls", "-q"], capture_output=True, text=True)
+    return listed.stdout.split() if listed.returncode == 0 else []
+
+
+def _stop_containers(ctr: list[str]) -> None:
+    """Waits for the kubelet to stop the sandboxes; what is left is killed and removed."""
+    deadline = time.monotonic() + 30
+    while _tasks(ctr) and time.monotonic() < deadline:
+        time.sleep(1)
+    for task in _tasks(ctr):
+        subprocess.run([*ctr, "-n", "k8s.io", "tasks", "kill", "-a", "-s", "SIGKILL", task], capture_output=True)
+        subprocess.run([*ctr, "-n", "k8s.io", "tasks", "rm", "-f", task], capture_output=True)
+
+
+def _leave_the_host_as_found(bin_dir: pathlib.Path, folder: pathlib.Path, forwarding: str, started: float) -> None:
     quiet: dict[str, Any] = {"capture_output": True}
+    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):  # the shims, which outlive containerd
+        with contextlib.suppress(OSError, ProcessLookupError):
+            if str(folder).encode() in cmdline.read_bytes():
+                os.kill(int(cmdline.parent.name), 9)
+    for netns in pathlib.Path("/var/run/netns").glob("cni-*"):  # the sandboxes' (ours: made since it started)
+        with contextlib.suppress(OSError):
+            if netns.stat().st_mtime >= started:
+                subprocess.run(["ip", "netns", "delete", netns.name], **quiet)
     subprocess.run([str(bin_dir / "kube-proxy"), "--cleanup"], **quiet)
     for tool in ("iptables", "ip6tables"):
         for table, chains in KUBELET_CHAINS.items():

@@ -5,27 +5,40 @@ calls the connector back at its Service address before it answers, as the Core d
 from __future__ import annotations
 
 import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
 import urllib.request
 import uuid as uuids
 from typing import Any
 
+import pytest
+import yaml
 from kubernetes import client
 
+from ..conftest import ROOT
+from ..engine_stacks import changes
 from ..platform_double import platform_double
-from .node_images import STANDIN, STANDIN_USER
-from .real_node import RealNode
+from .node_images import STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
+from .real_node import RealNode, node_bin
 
 
 def namespaced(name: str) -> str:
     return f"{name}-{uuids.uuid4().hex[:6]}"
 
 
+def image_of(reference: str) -> dict[str, str]:
+    repository, tag = reference.rsplit(":", 1)
+    return {"repository": repository, "tag": tag, "pullPolicy": "Never"}
+
+
 def standin_connector(name: str, namespace: str, platform_url: str | None = None, **spec: Any) -> dict[str, Any]:
-    repository, tag = STANDIN.rsplit(":", 1)
     entry: dict[str, Any] = {
         "name": name,
         "namespace": namespace,
-        "spec": {"image": {"repository": repository, "tag": tag, "pullPolicy": "Never"}, "service": {"port": 8080}, **spec},
+        "spec": {"image": image_of(STANDIN), "service": {"port": 8080}, **spec},
     }
     if platform_url:
         entry["spec"]["registration"] = {"platformUrl": platform_url, "name": name, "authType": "none", "deadlineSeconds": 120}
@@ -59,12 +72,14 @@ def get_json(url: str) -> Any:
 
 
 def test_a_connector_runs_passes_its_probes_and_registers_once_ready(node, make_stack):
+    from pulumi import automation as auto
+
     ns = namespaced("ready")
     with platform_double() as double:
         double.callback, double.resolve = True, service_address(node)
         entry = standin_connector("x509", ns, double.url, env=[{"name": "GREETING", "value": "from-the-stack"}])
         stack = make_stack([entry], name="node-ready", kubeconfig=str(node.cluster.kubeconfig))
-        stack.stack.set_config("connectors:createNamespaces", __import__("pulumi").automation.ConfigValue("true"))
+        stack.stack.set_config("connectors:createNamespaces", auto.ConfigValue("true"))
         stack.up()
         (record,) = double.records.values()
         (registered_at,) = double.register_times
@@ -75,3 +90,133 @@ def test_a_connector_runs_passes_its_probes_and_registers_once_ready(node, make_
     assert seen["uid"] == STANDIN_USER and seen["env"]["GREETING"] == "from-the-stack"
     security = pod.spec.security_context
     assert security.run_as_non_root and security.seccomp_profile.type == "RuntimeDefault"
+
+
+def test_pods_that_cannot_start_are_never_registered_and_the_run_names_the_kubelets_reason(node, make_stack):
+    """Within the rollout's wait: an image whose user is root or a name (refused under
+    runAsNonRoot), one that exits at start, one whose readiness never passes. runAsUser fixes the
+    first two."""
+    from pulumi import automation as auto
+
+    ns = namespaced("refused")
+    with platform_double() as double:
+        entries = [
+            standin_connector("as-root", ns, double.url, image=image_of(STANDIN_ROOT), rolloutTimeoutSeconds=30),
+            standin_connector("as-name", ns, double.url, image=image_of(STANDIN_NAMED), rolloutTimeoutSeconds=30),
+            standin_connector(
+                "crashing", ns, double.url, env=[{"name": "STANDIN_EXIT_AT_START", "value": "1"}], rolloutTimeoutSeconds=30
+            ),
+            standin_connector(
+                "unready", ns, double.url, env=[{"name": "STANDIN_NEVER_READY", "value": "1"}], rolloutTimeoutSeconds=30
+            ),
+        ]
+        stack = make_stack(entries, name="node-refused", kubeconfig=str(node.cluster.kubeconfig))
+        stack.stack.set_config("connectors:createNamespaces", auto.ConfigValue("true"))
+        with pytest.raises(auto.CommandError):
+            stack.up()
+        said = "\n".join(stack.output)
+        assert double.requests == [], "no pod was Ready: nothing was registered"
+        for reason in (
+            "container has runAsNonRoot and image will run as root",
+            "image has non-numeric user (nonroot), cannot verify user is non-root",
+            "CrashLoopBackOff",
+            "containers with unready status: [connector]",
+        ):
+            assert reason in said, reason
+        for name in ("as-root", "as-name", "crashing", "unready"):
+            assert f"kubernetes:apps/v1:Deployment ({name})" in said
+
+        fixed = entries[:2]
+        for entry in fixed:
+            entry["spec"]["securityContext"] = {"runAsUser": STANDIN_USER, "runAsGroup": STANDIN_USER}
+        stack.set_connectors(fixed)
+        stack.up()
+        assert sorted(r.name for r in double.records.values()) == ["as-name", "as-root"]
+    for name in ("as-root", "as-name"):
+        (pod,) = pods_of(node, ns, name)
+        assert get_json(f"http://{pod.status.pod_ip}:8080/test/env")["uid"] == STANDIN_USER
+
+
+def test_a_referenced_secrets_edit_replaces_the_pods_and_a_no_op_keeps_them(node, make_stack):
+    ns = namespaced("secret")
+    core = client.CoreV1Api(node.cluster.api())
+    core.create_namespace({"metadata": {"name": ns, "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}})
+    core.create_namespaced_secret(ns, {"metadata": {"name": "creds"}, "stringData": {"TOKEN": "first"}})
+    entry = standin_connector("x509", ns, secretRefs=[{"name": "creds", "type": "env"}])
+    stack = make_stack([entry], name="node-secret", kubeconfig=str(node.cluster.kubeconfig))
+    stack.up()
+
+    def pod_and_token() -> tuple[str, str]:
+        (pod,) = [p for p in pods_of(node, ns, "x509") if not p.metadata.deletion_timestamp]
+        return pod.metadata.uid, get_json(f"http://{pod.status.pod_ip}:8080/test/env")["env"]["TOKEN"]
+
+    first_uid, token = pod_and_token()
+    assert token == "first"
+    core.patch_namespaced_secret("creds", ns, {"stringData": {"TOKEN": "second"}})
+    stack.up()
+    second_uid, token = pod_and_token()
+    assert second_uid != first_uid and token == "second"
+    assert changes(stack.up().summary.resource_changes) == {}
+    assert pod_and_token() == (second_uid, "second"), "a no-op up keeps the pods"
+
+
+def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
+    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "live", "--work-dir", str(work)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
+
+
+def test_status_reads_a_real_pods_health_and_check_names_a_crash_loop(node, tmp_path):
+    ns = namespaced("health")
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True)
+    shutil.copy(ROOT / "Pulumi.yaml", work)
+    crashing = [{"name": "STANDIN_EXIT_AT_START", "value": "1"}]
+    entries = [standin_connector("healthy", ns), standin_connector("crashing", ns, env=crashing, rolloutTimeoutSeconds=20)]
+    config = {
+        "connectors:kubeconfig": str(node.cluster.kubeconfig),
+        "connectors:createNamespaces": True,
+        "connectors:connectors": entries,
+    }
+    (work / "stacks" / "Pulumi.live.yaml").write_text(yaml.safe_dump({"config": config}))
+    up = deploy(work, "up")
+    assert up.returncode != 0 and "failed: crashing" in up.stdout, up.stdout[-3000:]
+
+    def health(name: str) -> str:
+        table = deploy(work, "status").stdout.splitlines()
+        header = next(i for i, line in enumerate(table) if line.startswith("KIND"))
+        return next(line.split()[5] for line in table[header + 1 :] if line.split()[1:2] == [name])
+
+    assert health("healthy") == "Up"
+    (pod,) = pods_of(node, ns, "healthy")
+    urllib.request.build_opener(urllib.request.ProxyHandler({})).open(
+        urllib.request.Request(f"http://{pod.status.pod_ip}:8080/test/fail", method="POST"), timeout=10
+    )
+    assert health("healthy") == "Down"
+    check = deploy(work, "status", "--check")
+    assert check.returncode == 1
+    assert "connector crashing: not Ready (0 of 1 replicas ready: CrashLoopBackOff)" in check.stdout, check.stdout
+    assert "connector healthy: not Healthy" in check.stdout
+
+
+def test_the_disruption_budget_refuses_a_drain_that_would_break_it(node, make_stack):
+    from pulumi import automation as auto
+
+    ns = namespaced("budget")
+    budget = {"podDisruptionBudget": {"enabled": True, "minAvailable": 2}}
+    entry = standin_connector("guarded", ns, replicas=2, lifecycle=budget)
+    stack = make_stack([entry], name="node-budget", kubeconfig=str(node.cluster.kubeconfig))
+    stack.stack.set_config("connectors:createNamespaces", auto.ConfigValue("true"))
+    stack.up()
+    before = sorted(p.metadata.uid for p in pods_of(node, ns, "guarded"))
+    kubectl = node_bin() / "kubectl"
+    drain = subprocess.run(
+        [str(kubectl), "--kubeconfig", str(node.cluster.kubeconfig), "drain", node.name, "--pod-selector",
+         "app.kubernetes.io/name=guarded", "--timeout=15s", "--delete-emptydir-data"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    subprocess.run(
+        [str(kubectl), "--kubeconfig", str(node.cluster.kubeconfig), "uncordon", node.name], check=True, capture_output=True
+    )
+    assert drain.returncode != 0 and "disruption budget" in drain.stderr, drain.stderr[-2000:]
+    assert sorted(p.metadata.uid for p in pods_of(node, ns, "guarded")) == before, "no pod was evicted"

@@ -89,6 +89,7 @@ export class Connector extends pulumi.ComponentResource {
             resourceInputs["registration"] = args?.registration;
             resourceInputs["replicas"] = args?.replicas;
             resourceInputs["resources"] = args?.resources;
+            resourceInputs["rolloutTimeoutSeconds"] = args?.rolloutTimeoutSeconds;
             resourceInputs["secretRefs"] = args?.secretRefs;
             resourceInputs["securityContext"] = args?.securityContext;
             resourceInputs["service"] = args?.service;
@@ -213,6 +214,10 @@ export interface ConnectorArgs {
      * The container's resource requests and limits, as in a pod spec.
      */
     resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
+     */
+    rolloutTimeoutSeconds?: pulumi.Input<number | undefined>;
     /**
      * Secrets consumed as environment variables or files; their data rolls the pods when it changes.
      */

@@ -98,6 +98,8 @@ type proxyArgs struct {
 	Replicas *int `pulumi:"replicas"`
 	// The container's resource requests and limits, as in a pod spec.
 	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
+	RolloutTimeoutSeconds *int `pulumi:"rolloutTimeoutSeconds"`
 	// Secrets consumed as environment variables or files; their data rolls the pods when it changes.
 	SecretRefs []SecretRef `pulumi:"secretRefs"`
 	// The container's security settings.
@@ -160,6 +162,8 @@ type ProxyArgs struct {
 	Replicas pulumi.IntPtrInput
 	// The container's resource requests and limits, as in a pod spec.
 	Resources corev1.ResourceRequirementsPtrInput
+	// How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
+	RolloutTimeoutSeconds pulumi.IntPtrInput
 	// Secrets consumed as environment variables or files; their data rolls the pods when it changes.
 	SecretRefs SecretRefArrayInput
 	// The container's security settings.

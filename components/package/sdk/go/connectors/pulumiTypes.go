@@ -4287,8 +4287,12 @@ type SecurityContext struct {
 	FsGroup *int `pulumi:"fsGroup"`
 	// Mount the container's root filesystem read-only.
 	ReadOnlyRootFilesystem *bool `pulumi:"readOnlyRootFilesystem"`
+	// The primary group id every container runs with (not the operator's field).
+	RunAsGroup *int `pulumi:"runAsGroup"`
 	// Always true: connectors run as non-root (false is refused).
 	RunAsNonRoot *bool `pulumi:"runAsNonRoot"`
+	// The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+	RunAsUser *int `pulumi:"runAsUser"`
 }
 
 // SecurityContextInput is an input type that accepts SecurityContextArgs and SecurityContextOutput values.
@@ -4308,8 +4312,12 @@ type SecurityContextArgs struct {
 	FsGroup pulumi.IntPtrInput `pulumi:"fsGroup"`
 	// Mount the container's root filesystem read-only.
 	ReadOnlyRootFilesystem pulumi.BoolPtrInput `pulumi:"readOnlyRootFilesystem"`
+	// The primary group id every container runs with (not the operator's field).
+	RunAsGroup pulumi.IntPtrInput `pulumi:"runAsGroup"`
 	// Always true: connectors run as non-root (false is refused).
 	RunAsNonRoot pulumi.BoolPtrInput `pulumi:"runAsNonRoot"`
+	// The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+	RunAsUser pulumi.IntPtrInput `pulumi:"runAsUser"`
 }
 
 func (SecurityContextArgs) ElementType() reflect.Type {
@@ -4400,9 +4408,19 @@ func (o SecurityContextOutput) ReadOnlyRootFilesystem() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SecurityContext) *bool { return v.ReadOnlyRootFilesystem }).(pulumi.BoolPtrOutput)
 }
 
+// The primary group id every container runs with (not the operator's field).
+func (o SecurityContextOutput) RunAsGroup() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SecurityContext) *int { return v.RunAsGroup }).(pulumi.IntPtrOutput)
+}
+
 // Always true: connectors run as non-root (false is refused).
 func (o SecurityContextOutput) RunAsNonRoot() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v SecurityContext) *bool { return v.RunAsNonRoot }).(pulumi.BoolPtrOutput)
+}
+
+// The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+func (o SecurityContextOutput) RunAsUser() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v SecurityContext) *int { return v.RunAsUser }).(pulumi.IntPtrOutput)
 }
 
 type SecurityContextPtrOutput struct{ *pulumi.OutputState }
@@ -4449,6 +4467,16 @@ func (o SecurityContextPtrOutput) ReadOnlyRootFilesystem() pulumi.BoolPtrOutput 
 	}).(pulumi.BoolPtrOutput)
 }
 
+// The primary group id every container runs with (not the operator's field).
+func (o SecurityContextPtrOutput) RunAsGroup() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SecurityContext) *int {
+		if v == nil {
+			return nil
+		}
+		return v.RunAsGroup
+	}).(pulumi.IntPtrOutput)
+}
+
 // Always true: connectors run as non-root (false is refused).
 func (o SecurityContextPtrOutput) RunAsNonRoot() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SecurityContext) *bool {
@@ -4457,6 +4485,16 @@ func (o SecurityContextPtrOutput) RunAsNonRoot() pulumi.BoolPtrOutput {
 		}
 		return v.RunAsNonRoot
 	}).(pulumi.BoolPtrOutput)
+}
+
+// The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+func (o SecurityContextPtrOutput) RunAsUser() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *SecurityContext) *int {
+		if v == nil {
+			return nil
+		}
+		return v.RunAsUser
+	}).(pulumi.IntPtrOutput)
 }
 
 // The Service in front of the connector: its port and type.

@@ -563,9 +563,17 @@ export interface SecurityContextArgs {
      */
     readOnlyRootFilesystem?: pulumi.Input<boolean | undefined>;
     /**
+     * The primary group id every container runs with (not the operator's field).
+     */
+    runAsGroup?: pulumi.Input<number | undefined>;
+    /**
      * Always true: connectors run as non-root (false is refused).
      */
     runAsNonRoot?: pulumi.Input<boolean | undefined>;
+    /**
+     * The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+     */
+    runAsUser?: pulumi.Input<number | undefined>;
 }
 
 /**

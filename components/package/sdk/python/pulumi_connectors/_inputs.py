@@ -2408,9 +2408,17 @@ class SecurityContextArgsDict(TypedDict):
     """
     Mount the container's root filesystem read-only.
     """
+    run_as_group: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The primary group id every container runs with (not the operator's field).
+    """
     run_as_non_root: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
     Always true: connectors run as non-root (false is refused).
+    """
+    run_as_user: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
     """
 
 @pulumi.input_type
@@ -2418,20 +2426,28 @@ class SecurityContextArgs:
     def __init__(__self__, *,
                  fs_group: pulumi.Input[Optional[_builtins.int]] = None,
                  read_only_root_filesystem: pulumi.Input[Optional[_builtins.bool]] = None,
-                 run_as_non_root: pulumi.Input[Optional[_builtins.bool]] = None):
+                 run_as_group: pulumi.Input[Optional[_builtins.int]] = None,
+                 run_as_non_root: pulumi.Input[Optional[_builtins.bool]] = None,
+                 run_as_user: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The main container's security settings, within the restricted Pod Security Standard.
 
         :param pulumi.Input[_builtins.int] fs_group: The group that owns mounted volumes.
         :param pulumi.Input[_builtins.bool] read_only_root_filesystem: Mount the container's root filesystem read-only.
+        :param pulumi.Input[_builtins.int] run_as_group: The primary group id every container runs with (not the operator's field).
         :param pulumi.Input[_builtins.bool] run_as_non_root: Always true: connectors run as non-root (false is refused).
+        :param pulumi.Input[_builtins.int] run_as_user: The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
         """
         if fs_group is not None:
             pulumi.set(__self__, "fs_group", fs_group)
         if read_only_root_filesystem is not None:
             pulumi.set(__self__, "read_only_root_filesystem", read_only_root_filesystem)
+        if run_as_group is not None:
+            pulumi.set(__self__, "run_as_group", run_as_group)
         if run_as_non_root is not None:
             pulumi.set(__self__, "run_as_non_root", run_as_non_root)
+        if run_as_user is not None:
+            pulumi.set(__self__, "run_as_user", run_as_user)
 
     @_builtins.property
     @pulumi.getter(name="fsGroup")
@@ -2458,6 +2474,18 @@ class SecurityContextArgs:
         pulumi.set(self, "read_only_root_filesystem", value)
 
     @_builtins.property
+    @pulumi.getter(name="runAsGroup")
+    def run_as_group(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The primary group id every container runs with (not the operator's field).
+        """
+        return pulumi.get(self, "run_as_group")
+
+    @run_as_group.setter
+    def run_as_group(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "run_as_group", value)
+
+    @_builtins.property
     @pulumi.getter(name="runAsNonRoot")
     def run_as_non_root(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -2468,6 +2496,18 @@ class SecurityContextArgs:
     @run_as_non_root.setter
     def run_as_non_root(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "run_as_non_root", value)
+
+    @_builtins.property
+    @pulumi.getter(name="runAsUser")
+    def run_as_user(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The user id every container runs as (not the operator's field): needed for an image whose user is root or a name, which the kubelet refuses to start under runAsNonRoot.
+        """
+        return pulumi.get(self, "run_as_user")
+
+    @run_as_user.setter
+    def run_as_user(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "run_as_user", value)
 
 
 class ServiceArgsDict(TypedDict):

@@ -47,6 +47,7 @@ class ConnectorArgs:
                  registration: pulumi.Input[Optional['ConnectorRegistrationArgs']] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
                  security_context: pulumi.Input[Optional['SecurityContextArgs']] = None,
                  service: pulumi.Input[Optional['ServiceArgs']] = None,
@@ -82,6 +83,7 @@ class ConnectorArgs:
         :param pulumi.Input['ConnectorRegistrationArgs'] registration: The connector's registration with the platform, done once.
         :param pulumi.Input[_builtins.int] replicas: The number of pods.
         :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[_builtins.int] rollout_timeout_seconds: How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
         :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input['SecurityContextArgs'] security_context: The container's security settings.
         :param pulumi.Input['ServiceArgs'] service: The Service in front of the connector.
@@ -137,6 +139,8 @@ class ConnectorArgs:
             pulumi.set(__self__, "replicas", replicas)
         if resources is not None:
             pulumi.set(__self__, "resources", resources)
+        if rollout_timeout_seconds is not None:
+            pulumi.set(__self__, "rollout_timeout_seconds", rollout_timeout_seconds)
         if secret_refs is not None:
             pulumi.set(__self__, "secret_refs", secret_refs)
         if security_context is not None:
@@ -443,6 +447,18 @@ class ConnectorArgs:
         pulumi.set(self, "resources", value)
 
     @_builtins.property
+    @pulumi.getter(name="rolloutTimeoutSeconds")
+    def rollout_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
+        """
+        return pulumi.get(self, "rollout_timeout_seconds")
+
+    @rollout_timeout_seconds.setter
+    def rollout_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_timeout_seconds", value)
+
+    @_builtins.property
     @pulumi.getter(name="secretRefs")
     def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
         """
@@ -569,6 +585,7 @@ class Connector(pulumi.ComponentResource):
                  registration: pulumi.Input[Optional[Union['ConnectorRegistrationArgs', 'ConnectorRegistrationArgsDict']]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]]] = None,
                  security_context: pulumi.Input[Optional[Union['SecurityContextArgs', 'SecurityContextArgsDict']]] = None,
                  service: pulumi.Input[Optional[Union['ServiceArgs', 'ServiceArgsDict']]] = None,
@@ -607,6 +624,7 @@ class Connector(pulumi.ComponentResource):
         :param pulumi.Input[Union['ConnectorRegistrationArgs', 'ConnectorRegistrationArgsDict']] registration: The connector's registration with the platform, done once.
         :param pulumi.Input[_builtins.int] replicas: The number of pods.
         :param pulumi.Input[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] resources: The container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[_builtins.int] rollout_timeout_seconds: How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
         :param pulumi.Input[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]] secret_refs: Secrets consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input[Union['SecurityContextArgs', 'SecurityContextArgsDict']] security_context: The container's security settings.
         :param pulumi.Input[Union['ServiceArgs', 'ServiceArgsDict']] service: The Service in front of the connector.
@@ -664,6 +682,7 @@ class Connector(pulumi.ComponentResource):
                  registration: pulumi.Input[Optional[Union['ConnectorRegistrationArgs', 'ConnectorRegistrationArgsDict']]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]]] = None,
                  security_context: pulumi.Input[Optional[Union['SecurityContextArgs', 'SecurityContextArgsDict']]] = None,
                  service: pulumi.Input[Optional[Union['ServiceArgs', 'ServiceArgsDict']]] = None,
@@ -711,6 +730,7 @@ class Connector(pulumi.ComponentResource):
             __props__.__dict__["registration"] = registration
             __props__.__dict__["replicas"] = replicas
             __props__.__dict__["resources"] = resources
+            __props__.__dict__["rollout_timeout_seconds"] = rollout_timeout_seconds
             __props__.__dict__["secret_refs"] = secret_refs
             __props__.__dict__["security_context"] = security_context
             __props__.__dict__["service"] = service

@@ -44,6 +44,7 @@ class ProxyArgs:
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
                  security_context: pulumi.Input[Optional['SecurityContextArgs']] = None,
                  service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
@@ -76,6 +77,7 @@ class ProxyArgs:
         :param pulumi.Input[_builtins.bool] read_references: Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.
         :param pulumi.Input[_builtins.int] replicas: The number of pods.
         :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[_builtins.int] rollout_timeout_seconds: How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
         :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input['SecurityContextArgs'] security_context: The container's security settings.
         :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount.
@@ -126,6 +128,8 @@ class ProxyArgs:
             pulumi.set(__self__, "replicas", replicas)
         if resources is not None:
             pulumi.set(__self__, "resources", resources)
+        if rollout_timeout_seconds is not None:
+            pulumi.set(__self__, "rollout_timeout_seconds", rollout_timeout_seconds)
         if secret_refs is not None:
             pulumi.set(__self__, "secret_refs", secret_refs)
         if security_context is not None:
@@ -406,6 +410,18 @@ class ProxyArgs:
         pulumi.set(self, "resources", value)
 
     @_builtins.property
+    @pulumi.getter(name="rolloutTimeoutSeconds")
+    def rollout_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
+        """
+        return pulumi.get(self, "rollout_timeout_seconds")
+
+    @rollout_timeout_seconds.setter
+    def rollout_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rollout_timeout_seconds", value)
+
+    @_builtins.property
     @pulumi.getter(name="secretRefs")
     def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
         """
@@ -518,6 +534,7 @@ class Proxy(pulumi.ComponentResource):
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]]] = None,
                  security_context: pulumi.Input[Optional[Union['SecurityContextArgs', 'SecurityContextArgsDict']]] = None,
                  service_account: pulumi.Input[Optional[Union['ServiceAccountArgs', 'ServiceAccountArgsDict']]] = None,
@@ -553,6 +570,7 @@ class Proxy(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.bool] read_references: Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.
         :param pulumi.Input[_builtins.int] replicas: The number of pods.
         :param pulumi.Input[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] resources: The container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[_builtins.int] rollout_timeout_seconds: How long ``up`` waits for the Deployment's pods to be Ready before it fails, naming the kubelet's reason (renders nothing; not the operator's field).
         :param pulumi.Input[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]] secret_refs: Secrets consumed as environment variables or files; their data rolls the pods when it changes.
         :param pulumi.Input[Union['SecurityContextArgs', 'SecurityContextArgsDict']] security_context: The container's security settings.
         :param pulumi.Input[Union['ServiceAccountArgs', 'ServiceAccountArgsDict']] service_account: The ServiceAccount.
@@ -607,6 +625,7 @@ class Proxy(pulumi.ComponentResource):
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  replicas: pulumi.Input[Optional[_builtins.int]] = None,
                  resources: pulumi.Input[Optional[pulumi.InputType['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]] = None,
+                 rollout_timeout_seconds: pulumi.Input[Optional[_builtins.int]] = None,
                  secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input[Union['SecretRefArgs', 'SecretRefArgsDict']]]]] = None,
                  security_context: pulumi.Input[Optional[Union['SecurityContextArgs', 'SecurityContextArgsDict']]] = None,
                  service_account: pulumi.Input[Optional[Union['ServiceAccountArgs', 'ServiceAccountArgsDict']]] = None,
@@ -651,6 +670,7 @@ class Proxy(pulumi.ComponentResource):
             __props__.__dict__["read_references"] = read_references
             __props__.__dict__["replicas"] = replicas
             __props__.__dict__["resources"] = resources
+            __props__.__dict__["rollout_timeout_seconds"] = rollout_timeout_seconds
             __props__.__dict__["secret_refs"] = secret_refs
             __props__.__dict__["security_context"] = security_context
             __props__.__dict__["service_account"] = service_account
