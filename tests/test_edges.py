@@ -237,10 +237,17 @@ def test_connectors_of_the_wrong_type_is_an_error(raw):
         run(lambda: connectors_program(), {"connectors": raw, "renderDirectory": "/tmp/unused"})
 
 
-@pytest.mark.parametrize("config", [{}, {"connectors": "[]"}])
-def test_only_a_missing_key_or_an_empty_list_means_no_connectors(config):
+@pytest.mark.parametrize("config", [{"connectors": "[]"}, {"proxies": "[]"}, {"connectors": "[]", "proxies": "[]"}])
+def test_only_an_empty_list_means_no_connectors(config):
     mocks = run(lambda: connectors_program(), {**config, "renderDirectory": "/tmp/unused"})
     assert [r.type_ for r in mocks.resources if r.type_.startswith("connectors:")] == []
+
+
+def test_settings_with_neither_list_are_refused_before_anything_is_created():
+    """A missing or misplaced stack file reads as no entries: running it would delete the stack."""
+    with pytest.raises(InvalidArgumentsError, match="neither connectors:connectors nor connectors:proxies is set") as raised:
+        run(lambda: connectors_program(), {"renderDirectory": "/tmp/unused"})
+    assert "connectors:connectors: []" in str(raised.value)
 
 
 def test_a_config_nested_beyond_what_json_can_parse_is_an_error():

@@ -220,3 +220,23 @@ def test_the_disruption_budget_refuses_a_drain_that_would_break_it(node, make_st
     )
     assert drain.returncode != 0 and "disruption budget" in drain.stderr, drain.stderr[-2000:]
     assert sorted(p.metadata.uid for p in pods_of(node, ns, "guarded")) == before, "no pod was evicted"
+
+
+def test_a_proxy_runs_under_the_restricted_profile_and_passes_its_probes(node, make_stack):
+    from pulumi import automation as auto
+
+    ns = namespaced("proxy")
+    core = client.CoreV1Api(node.cluster.api())
+    core.create_namespace({"metadata": {"name": ns, "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}})
+    core.create_namespaced_secret(ns, {"metadata": {"name": "dc-east-config"}, "stringData": {"configToken": "a-config-token"}})
+    proxy = {
+        "name": "dc-east",
+        "namespace": ns,
+        "spec": {"image": image_of(STANDIN), "configTokenSecretRef": {"name": "dc-east-config"}},
+    }
+    stack = make_stack([], name="node-proxy", kubeconfig=str(node.cluster.kubeconfig))
+    stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([proxy])))
+    stack.up()
+    (pod,) = pods_of(node, ns, "dc-east")
+    assert ready_since(pod) is not None
+    assert get_json(f"http://{pod.status.pod_ip}:8080/test/env")["env"]["PROXY_CONFIG_TOKEN"] == "a-config-token"
