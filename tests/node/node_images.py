@@ -22,8 +22,10 @@ PAUSE = f"{REGISTRY}/pause:1"
 STANDIN = f"{REGISTRY}/connector-standin:1"
 STANDIN_ROOT = f"{REGISTRY}/connector-standin:as-root"
 STANDIN_NAMED = f"{REGISTRY}/connector-standin:as-name"
+PROXY_STANDIN = f"{REGISTRY}/connectors/proxy:1"
+"""The stand-in again, where a proxy's image is (``registry/repository/name``)."""
 STANDIN_USER = 10001
-USERS = {STANDIN: str(STANDIN_USER), STANDIN_ROOT: "0", STANDIN_NAMED: "nonroot"}
+USERS = {STANDIN: str(STANDIN_USER), STANDIN_ROOT: "0", STANDIN_NAMED: "nonroot", PROXY_STANDIN: str(STANDIN_USER)}
 
 
 def build(program: str, cache: pathlib.Path) -> pathlib.Path:
