@@ -21,7 +21,7 @@ from kubernetes import client
 from ..conftest import ROOT
 from ..engine_stacks import changes
 from ..platform_double import platform_double
-from .node_images import STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
+from .node_images import PROXY_STANDIN, STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
 from .real_node import RealNode, node_bin
 
 
@@ -229,11 +229,10 @@ def test_a_proxy_runs_under_the_restricted_profile_and_passes_its_probes(node, m
     core = client.CoreV1Api(node.cluster.api())
     core.create_namespace({"metadata": {"name": ns, "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}})
     core.create_namespaced_secret(ns, {"metadata": {"name": "dc-east-config"}, "stringData": {"configToken": "a-config-token"}})
-    proxy = {
-        "name": "dc-east",
-        "namespace": ns,
-        "spec": {"image": image_of(STANDIN), "configTokenSecretRef": {"name": "dc-east-config"}},
-    }
+    registry, repository, name = PROXY_STANDIN.rsplit(":", 1)[0].split("/")
+    image = {"registry": registry, "repository": repository, "name": name, "tag": "1", "pullPolicy": "Never"}
+    spec = {"image": image, "configTokenSecretRef": {"name": "dc-east-config"}, "rolloutTimeoutSeconds": 120}
+    proxy = {"name": "dc-east", "namespace": ns, "spec": spec}
     stack = make_stack([], name="node-proxy", kubeconfig=str(node.cluster.kubeconfig))
     stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([proxy])))
     stack.up()
