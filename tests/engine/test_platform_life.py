@@ -119,6 +119,7 @@ def test_a_new_url_edits_the_record_in_place_and_preview_lists_it(make_stack, do
     assert "update" in line and "url" in line and "custom_attributes" in line, line
     assert preview.change_summary.get("update", 0) >= 1 and not preview.change_summary.get("replace")
     assert counts(double) == {"register": 1}, "preview calls nothing"
+    double.records[uuid].status = "connected"  # approved in the platform's UI: the Core edits approved records only
     assert uuid_of(stack.up()) == uuid
     assert double.records[uuid].url == "http://x509.ilm.svc.cluster.local:9090"
     assert double.records[uuid].custom_attributes == [{"name": "description", "content": [{"data": "new"}]}]

@@ -77,7 +77,9 @@ def test_a_connector_runs_passes_its_probes_and_registers_once_ready(node, make_
     ns = namespaced("ready")
     with platform_double() as double:
         double.callback, double.resolve = True, service_address(node)
-        entry = standin_connector("x509", ns, double.url, env=[{"name": "GREETING", "value": "from-the-stack"}])
+        entry = standin_connector(
+            "x509", ns, double.url, env=[{"name": "GREETING", "value": "from-the-stack"}], ingress={"host": "x509.example.test"}
+        )
         stack = make_stack([entry], name="node-ready", kubeconfig=str(node.cluster.kubeconfig))
         stack.stack.set_config("connectors:createNamespaces", auto.ConfigValue("true"))
         stack.up()
@@ -90,6 +92,9 @@ def test_a_connector_runs_passes_its_probes_and_registers_once_ready(node, make_
     assert seen["uid"] == STANDIN_USER and seen["env"]["GREETING"] == "from-the-stack"
     security = pod.spec.security_context
     assert security.run_as_non_root and security.seccomp_profile.type == "RuntimeDefault"
+    networking = client.NetworkingV1Api(node.cluster.api())
+    assert networking.read_namespaced_ingress("x509", ns).spec.rules[0].host == "x509.example.test"
+    assert networking.read_namespaced_network_policy("x509", ns), "admitted (the bridge network does not enforce it)"
 
 
 def test_pods_that_cannot_start_are_never_registered_and_the_run_names_the_kubelets_reason(node, make_stack):
@@ -239,3 +244,40 @@ def test_a_proxy_runs_under_the_restricted_profile_and_passes_its_probes(node, m
     (pod,) = pods_of(node, ns, "dc-east")
     assert ready_since(pod) is not None
     assert get_json(f"http://{pod.status.pod_ip}:8080/test/env")["env"]["PROXY_CONFIG_TOKEN"] == "a-config-token"
+
+
+def test_moving_a_proxy_from_the_operator_keeps_every_pod(node, make_stack):
+    """The operator's rendering of the minimal Proxy applied first (its field manager, its
+    image the stand-in), running on the node; the stack takes it over: every pod keeps its UID."""
+    import base64
+
+    from pulumi import automation as auto
+
+    from components.render.checksum import ReferencedData, config_checksum
+
+    from ..cluster.test_from_operator import apply_as_the_operator, pods_and_replica_sets, wait_available
+    from ..test_proxy import operator_proxy_objects, stack_proxies
+
+    ns = namespaced("from-op")
+    core = client.CoreV1Api(node.cluster.api())
+    core.create_namespace({"metadata": {"name": ns, "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}})
+    token = {"configToken": base64.b64encode(b"a-config-token").decode()}
+    core.create_namespaced_secret(ns, {"metadata": {"name": "dc-east-config"}, "data": token})
+    checksum = config_checksum([ReferencedData("secret", "dc-east-config", token)])
+    operators = operator_proxy_objects(ns, checksum)
+    (container,) = operators["Deployment"]["spec"]["template"]["spec"]["containers"]
+    container.update(image=PROXY_STANDIN, imagePullPolicy="Never")
+    for obj in operators.values():
+        apply_as_the_operator(node.cluster, obj)
+    wait_available(node.cluster, ns, "dc-east", 1)
+    before = pods_and_replica_sets(node.cluster, ns)
+
+    (entry,) = stack_proxies("proxy-minimal")
+    registry, repository, name = PROXY_STANDIN.rsplit(":", 1)[0].split("/")
+    entry["spec"]["image"] = {"registry": registry, "repository": repository, "name": name, "tag": "1", "pullPolicy": "Never"}
+    taken = {**entry, "namespace": ns, "fromOperator": True}
+    stack = make_stack([], name="node-from-operator", kubeconfig=str(node.cluster.kubeconfig))
+    stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([taken])))
+    stack.up()
+    assert pods_and_replica_sets(node.cluster, ns) == before, "every pod kept its UID, the same ReplicaSet"
+    assert changes(stack.up().summary.resource_changes) == {}
