@@ -90,6 +90,19 @@ def _own_session_dying_with_us() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+def stop_all(processes: list[subprocess.Popen[bytes]], seconds: float) -> None:
+    """SIGTERM to each process group, the last started first; SIGKILL to any still running after ``seconds``."""
+    for process in reversed(processes):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, 15)
+    for process in processes:
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+
+
 @contextlib.contextmanager
 def stopped_by_sigterm() -> Iterator[None]:
     """While the cluster runs, SIGTERM (a CI time-out, ``kill``) unwinds like Ctrl-C, so that
@@ -275,14 +288,6 @@ def _run_cluster(folder: pathlib.Path, kwok: bool) -> Iterator[LocalCluster]:
         _wait(node_ready, "a Ready kwok node without taints", 90)
         yield cluster
     finally:
-        for process in reversed(processes):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, 15)
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
+        stop_all(processes, 10)
         if os.environ.get("KEEP_CLUSTER_LOGS") is None:
             shutil.rmtree(folder, ignore_errors=True)

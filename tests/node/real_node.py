@@ -24,7 +24,7 @@ import yaml
 
 from scripts.engine_tools import ToolsUnavailable, installed
 
-from ..cluster.local_cluster import ClusterUnavailable, LocalCluster, _own_session_dying_with_us, free_port
+from ..cluster.local_cluster import ClusterUnavailable, LocalCluster, _own_session_dying_with_us, free_port, stop_all
 from .node_images import PAUSE, import_images
 
 NODE = "real-node-0"
@@ -169,15 +169,7 @@ def real_node(cluster: LocalCluster, folder: pathlib.Path) -> Iterator[RealNode]
     finally:
         _drain(cluster)
         _stop_containers(ctr)
-        for process in reversed(processes):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, 15)
-        for process in processes:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
+        stop_all(processes, 20)
         _leave_the_host_as_found(bin_dir, folder, forwarding, started)
         MARKER.unlink(missing_ok=True)
 
