@@ -24,7 +24,14 @@ import yaml
 
 from scripts.engine_tools import ToolsUnavailable, installed
 
-from ..cluster.local_cluster import ClusterUnavailable, LocalCluster, _own_session_dying_with_us, free_port, stop_all
+from ..cluster.local_cluster import (
+    ClusterUnavailable,
+    LocalCluster,
+    _own_session_dying_with_us,
+    _wait,
+    free_port,
+    stop_all,
+)
 from .node_images import PAUSE, import_images
 
 NODE = "real-node-0"
@@ -54,16 +61,6 @@ def node_bin() -> pathlib.Path:
         return installed("install-node-tools", "the kubelet and kube-proxy")
     except ToolsUnavailable as error:
         raise ClusterUnavailable(str(error)) from None
-
-
-def _wait(check: Any, what: str, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with contextlib.suppress(Exception):
-            if check():
-                return
-        time.sleep(0.5)
-    raise ClusterUnavailable(f"{what} did not come up within {seconds:g} s")
 
 
 def _configs(folder: pathlib.Path, cluster: LocalCluster) -> None:
