@@ -145,6 +145,10 @@ def test_the_sdks_provider_server_serves_components_only_and_starts_as_the_packa
     assert "ProviderServicer(provider, args, engine_address=engine_address)" in main
     assert "add_ResourceProviderServicer_to_server" in main and "_GRPC_CHANNEL_OPTIONS" in main
     assert GRPC_OPTIONS
+    from pulumi.runtime.proto import engine_pb2
+
+    fields = engine_pb2.LogRequest.DESCRIPTOR.fields_by_name  # the package's warnings, under a URN
+    assert {"severity", "message", "urn"} <= set(fields) and engine_pb2.WARNING
 
 
 class _Base:

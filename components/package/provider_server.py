@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,9 +36,9 @@ from pulumi.provider.provider import Provider
 from pulumi.provider.server import ProviderServicer
 from pulumi.runtime import proto, rpc
 from pulumi.runtime._grpc_settings import _GRPC_CHANNEL_OPTIONS as GRPC_OPTIONS
-from pulumi.runtime.proto import provider_pb2_grpc
+from pulumi.runtime.proto import engine_pb2, engine_pb2_grpc, provider_pb2_grpc
 
-from ..registration import inputs
+from ..registration import errors, inputs, journal
 from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
 from ..registration.provider_host import THREADS
@@ -102,13 +103,25 @@ class PackageServicer(ProviderServicer):
 
     registrations = RegistrationProvider()
 
-    async def _run(self, context: Any, operation: Callable[..., Any], *args: Any) -> Any:
+    async def _run(self, context: Any, request: Any, operation: Callable[..., Any], *args: Any) -> Any:
+        # The thread below runs in a copy of this context: the request's stack names its journal,
+        # and its warnings go to the engine under the request's URN.
+        journal.STACK.set(journal.stack_of(request.urn))
+        errors.WARNINGS.set(functools.partial(self._warn, request.urn))
         try:
             return await asyncio.to_thread(operation, *args)
         except RegistrationError as error:
             await context.abort(grpc.StatusCode.UNKNOWN, str(error))
         except Exception as error:  # a bug: its kind only, never its text (it may quote an answer)
             await context.abort(grpc.StatusCode.INTERNAL, f"the registration failed inside the provider ({type(error).__name__})")
+
+    def _warn(self, urn: str, message: str) -> None:
+        """A warning shown by the engine beside the resource (a resource plugin's stderr is hidden)."""
+        if self._engine is None:
+            self._engine = engine_pb2_grpc.EngineStub(grpc.insecure_channel(self.engine_address, options=GRPC_OPTIONS))
+        self._engine.Log(engine_pb2.LogRequest(severity=engine_pb2.WARNING, message=message, urn=urn))
+
+    _engine: Any = None
 
     @staticmethod
     def _ours(request: Any) -> None:
@@ -136,12 +149,12 @@ class PackageServicer(ProviderServicer):
 
     async def Create(self, request: Any, context: Any) -> Any:
         props, secret = unwrapped(request.properties)
-        result = await self._run(context, self.registrations.create, props)
+        result = await self._run(context, request, self.registrations.create, props)
         return proto.CreateResponse(id=result.id, properties=await wired(result.outs, secret))
 
     async def Read(self, request: Any, context: Any) -> Any:
         props, secret = unwrapped(request.properties)
-        result = await self._run(context, self.registrations.read, request.id, props)
+        result = await self._run(context, request, self.registrations.read, request.id, props)
         if not result.id:
             return proto.ReadResponse(id="")
         return proto.ReadResponse(id=result.id, properties=await wired(result.outs, secret), inputs=request.inputs)
@@ -149,12 +162,12 @@ class PackageServicer(ProviderServicer):
     async def Update(self, request: Any, context: Any) -> Any:
         olds, _ = unwrapped(request.olds)
         news, secret = unwrapped(request.news)
-        result = await self._run(context, self.registrations.update, request.id, olds, news)
+        result = await self._run(context, request, self.registrations.update, request.id, olds, news)
         return proto.UpdateResponse(properties=await wired(result.outs, secret))
 
     async def Delete(self, request: Any, context: Any) -> Any:
         props, _ = unwrapped(request.properties)
-        await self._run(context, self.registrations.delete, request.id, props)
+        await self._run(context, request, self.registrations.delete, request.id, props)
         return empty_pb2.Empty()
 
 

@@ -1,6 +1,10 @@
-"""The registration's one error type, and the fixed phrases its messages are made of."""
+"""The registration's one error type, its warnings, and the fixed phrases its messages are made of."""
 
 from __future__ import annotations
+
+import contextvars
+import sys
+from collections.abc import Callable
 
 TRANSPORT_FAILURE = "the platform could not be reached"
 TLS_FAILURE = "TLS verification failed (check registration.caBundle, or the platform's certificate and host name)"
@@ -40,3 +44,18 @@ def gave_up(what: str, reason: str, attempts: int, deadline_seconds: float, hint
     """Attempts failed (``reason``: a status, or a fixed phrase) until the schedule ran out."""
     detail = f"with {reason}" if reason.startswith("status") else f"({reason})"
     return f"{what} failed {detail} after {attempts} attempts within the {deadline_seconds:g} s deadline{hint}"
+
+
+WARNINGS: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar("connectors_warnings", default=None)
+"""Where the operation being served sends its warnings: the component package's provider sends
+them to the engine under the resource's URN (the engine hides a resource plugin's stderr); a
+dynamic provider's stderr is shown, so by default they are printed there."""
+
+
+def warn(message: str) -> None:
+    """A warning the engine shows with the run's diagnostics (same rules as an error's message)."""
+    send = WARNINGS.get()
+    if send is not None:
+        send(message)
+    else:
+        print(f"warning: {message}", file=sys.stderr, flush=True)

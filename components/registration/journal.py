@@ -14,13 +14,18 @@ well clears its stack's journal (the state holds everything then).
 
 It is switched on by ``CONNECTORS_REGISTRATION_JOURNAL`` (``<project>/<stack>``), in the backend
 ``PULUMI_BACKEND_URL`` names: a ``file://`` folder (``.pulumi/connector-journal/`` beside
-``.pulumi/stacks/``) or a ``postgres://`` database (``journal_postgres``). An entry holds the
-uuid, the status, and a digest of the url and version: nothing that could be a secret.
+``.pulumi/stacks/``) or a ``postgres://`` database (``journal_postgres``). The component
+package's provider, started by a plain ``pulumi up``, names the stack from each request's URN
+(``STACK``) and takes the backend the CLI was given or logged in to; there the engine's own
+checkpoints keep each outcome, so the journal's part is the intent (and an answer heard just
+before a kill), and nothing clears it but a delete. An entry holds the uuid, the status, and a
+digest of the url and version: nothing that could be a secret.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
@@ -93,10 +98,35 @@ def open_journal(backend_url: str, stack: str) -> Journal:
     raise JournalError("the state backend keeps no registration journal (only file:// and postgres:// do)")
 
 
+STACK: contextvars.ContextVar[str | None] = contextvars.ContextVar("connectors_journal_stack", default=None)
+"""``<project>/<stack>`` of the request being served by the component package's provider."""
+
+
 def from_env() -> Journal | None:
-    """The journal this run writes, or None when it takes the engine's checkpoints."""
-    stack, backend = os.environ.get(ENV), os.environ.get(BACKEND_ENV)
-    return open_journal(backend, stack) if stack and backend else None
+    """The journal this run writes, or None when it has only the engine's checkpoints."""
+    if stack := os.environ.get(ENV):
+        backend = os.environ.get(BACKEND_ENV)
+        return open_journal(backend, stack) if backend else None
+    stack, backend = STACK.get(), os.environ.get(BACKEND_ENV) or logged_in_backend()
+    return open_journal(backend, stack) if stack and backend and supports(backend) else None
+
+
+def stack_of(urn: str) -> str | None:
+    """``<project>/<stack>`` of a resource's URN (``urn:pulumi:<stack>::<project>::<type>::<name>``)."""
+    parts = urn.split("::")
+    if len(parts) < 4 or not parts[0].startswith("urn:pulumi:"):
+        return None
+    return f"{parts[1]}/{parts[0][len('urn:pulumi:') :]}"
+
+
+def logged_in_backend() -> str | None:
+    """The backend of ``pulumi login``, as the CLI keeps it (``current`` in its credentials file)."""
+    home = pathlib.Path(os.environ.get("PULUMI_HOME") or pathlib.Path.home() / ".pulumi")
+    try:
+        current = json.loads((home / "credentials.json").read_text()).get("current")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return current if isinstance(current, str) else None
 
 
 def file_backend_root(backend_url: str) -> pathlib.Path:

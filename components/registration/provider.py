@@ -14,7 +14,6 @@ also come from other languages and from old state.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from pulumi.dynamic import (
@@ -32,7 +31,7 @@ from . import adoption, input_checks, inputs, provider_host, recovery
 from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, request_body
 from .cluster_access import NoClusterCredentials, load_access
 from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
-from .errors import RegistrationError
+from .errors import RegistrationError, warn
 from .rules import admin_over_http_problem, checked_uuid
 from .schedule import RetryPolicy
 
@@ -44,11 +43,6 @@ UUID_UNKNOWN = "uuid-unknown"
 fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
 ``registration.uuid``."""
 FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
-
-
-def _warn(message: str) -> None:
-    """A line the engine shows with the run's diagnostics (a dynamic provider's stderr)."""
-    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 def label(props: dict[str, Any]) -> str:
@@ -193,13 +187,13 @@ class RegistrationProvider(ResourceProvider):
                 return adoption.adopt_duplicate(api, props["name"], props["url"], version)
             if not interrupted:
                 raise Duplicate(adoption.duplicate_message(duplicate.after_unanswered), duplicate.after_unanswered) from None
-            _warn(
+            warn(
                 f"registration of {label(props)}: the platform holds a record this stack posted when its run was "
                 f"interrupted (status 409 now); kept as registered, its uuid unknown. To fill it: {FILL_THE_UUID}"
             )
             return "", UNKNOWN_STATUS
         if registered.odd:
-            _warn(f"registration of {label(props)}: the platform answered a {', '.join(registered.odd)} outside the API's; kept")
+            warn(f"registration of {label(props)}: the platform answered a {', '.join(registered.odd)} outside the API's; kept")
         return registered.uuid, registered.status
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
@@ -211,12 +205,12 @@ class RegistrationProvider(ResourceProvider):
         platform = inputs.config_names([k for k in (*inputs.PLATFORM, *inputs.IDENTITY) if k in changed])
         identity = inputs.config_names([k for k in inputs.IDENTITY if k in changed])
         if platform and not replaces and not news.get("admin_credentials"):
-            _warn(
+            warn(
                 f"registration of {label(news)}: {', '.join(platform)} changed; the platform keeps the old values "
                 f"(no adminCredentials to edit the record). {REPLACE_HINT}"
             )
         elif platform and not replaces and identity:
-            _warn(
+            warn(
                 f"registration of {label(news)}: the platform cannot rename a connector or change its version in "
                 f"place; it keeps the old name and version. {REPLACE_HINT}"
             )
@@ -280,7 +274,7 @@ class RegistrationProvider(ResourceProvider):
         a warning when no visible record has its name, url and version."""
         record = adoption.own_record(api, props)
         if record is None:
-            _warn(
+            warn(
                 f"registration of {label(props)}: no record of its name, url and version is visible to the admin "
                 "credentials; its uuid stays unknown"
             )

@@ -5,13 +5,12 @@ gone, leaves it."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from . import inputs, journal
 from .api import now_utc
-from .errors import RegistrationError
+from .errors import RegistrationError, warn
 
 
 def _key(props: dict[str, Any]) -> str:
@@ -64,7 +63,7 @@ def _put(props: dict[str, Any], entry: journal.Entry, otherwise: str) -> None:
         if book is not None:
             book.put(_key(props), entry)
     except journal.JournalError as error:
-        _warn(f"{error}: {otherwise}")
+        warn(f"{error}: {otherwise}")
 
 
 def forget(props: dict[str, Any]) -> None:
@@ -75,8 +74,4 @@ def forget(props: dict[str, Any]) -> None:
         if book is not None:
             book.remove(_key(props))
     except journal.JournalError as error:
-        _warn(str(error))
-
-
-def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr, flush=True)
+        warn(str(error))

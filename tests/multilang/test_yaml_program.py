@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -15,6 +16,7 @@ import yaml
 from pulumi import automation as auto
 
 from ..engine_stacks import changes
+from ..fleet.fleet_project import kill_when
 from ..platform_double import ADMIN_TOKEN
 from ..yaml_stacks import example_program
 
@@ -288,3 +290,36 @@ def test_the_package_registration_approves_before_it_edits_as_the_core_allows(ya
     assert double.records[uuid].status == "connected" and double.records[uuid].custom_attributes == [
         {"name": "region", "content": [{"data": "eu"}]}
     ]
+
+
+def test_a_plain_pulumi_up_killed_while_an_answer_is_lost_registers_each_connector_once(yaml_stack, double, tmp_path):
+    """A plain ``pulumi up`` of the package, SIGKILLed (the CLI and its plugins at once) after the
+    platform saved a record whose answer never arrived: the next ``up`` meets a 409 for it and,
+    from the intent the provider journaled in the stack's backend, keeps it as its own earlier
+    post (uuid unknown, no admin credentials), so the run succeeds and a no-op rerun sends nothing."""
+    stack = yaml_stack(example_program(), name="killed", platformUrl=double.url, renderDirectory=str(tmp_path / "r"))
+    double.lose_answers_after = 1
+    workspace = stack.stack.workspace
+    run = subprocess.Popen(
+        [str(pathlib.Path(workspace.pulumi_command.command)), "up", "--yes", "--skip-preview", "--stack", "killed"],
+        cwd=stack.project_dir,
+        env={**os.environ, **workspace.env_vars},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    kill_when(run, lambda: double.held >= 1, timeout=300)
+    assert len(double.records) == 2, "both records saved, one answer lost"
+    double.lose_answers_after = None
+    double.released.set()
+
+    stack.stack.cancel()  # the lock the killed run left, as its user would
+    stack.output.clear()
+    stack.up()
+    assert stack.text().count("posted when its run was interrupted") >= 1, stack.text()
+    assert sorted(r.name for r in double.records.values()) == ["Payments", "Timestamps"], "none posted twice"
+    registered = [r for r in stack.resources() if r["type"] == REGISTRATION]
+    assert sorted(bool(r["outputs"]["uuid"]) for r in registered) == [False, True]
+    sent = len(double.calls)
+    assert changes(stack.up().summary.resource_changes) == {}
+    assert len(double.calls) == sent, "a no-op rerun sends nothing"

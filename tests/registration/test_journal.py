@@ -3,6 +3,7 @@ cleared; where the folder is; which backends keep one."""
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 
@@ -99,3 +100,28 @@ def test_the_journal_is_on_only_when_the_run_asks(tmp_path, monkeypatch):
     monkeypatch.setenv(journal.ENV, "connectors/dev")
     book = journal.from_env()
     assert isinstance(book, FileJournal) and book.folder.parts[-2:] == ("connectors", "dev")
+
+
+def test_the_package_names_its_journal_from_the_requests_urn():
+    assert journal.stack_of("urn:pulumi:dev::connectors-yaml::connectors:index:Registration::a") == "connectors-yaml/dev"
+    assert journal.stack_of("urn:pulumi:org/dev::p::t$connectors:index:Registration::a") == "p/org/dev"
+    assert journal.stack_of("not-a-urn") is None
+
+
+def test_the_package_journals_in_the_backend_the_cli_was_given_or_logged_in_to(monkeypatch, tmp_path):
+    monkeypatch.delenv(journal.ENV, raising=False)
+    monkeypatch.delenv(journal.BACKEND_ENV, raising=False)
+    monkeypatch.setenv("PULUMI_HOME", str(tmp_path / "home"))
+    token = journal.STACK.set("p/dev")
+    try:
+        assert journal.from_env() is None, "no backend known: the engine's checkpoints alone"
+        (tmp_path / "home").mkdir()
+        (tmp_path / "home" / "credentials.json").write_text(json.dumps({"current": f"file://{tmp_path}/state"}))
+        book = journal.from_env()
+        assert isinstance(book, FileJournal) and book.folder == tmp_path / "state" / ".pulumi" / "connector-journal" / "p" / "dev"
+        monkeypatch.setenv(journal.BACKEND_ENV, "https://api.pulumi.com")
+        assert journal.from_env() is None, "a backend that keeps no journal: the engine's checkpoints alone"
+    finally:
+        journal.STACK.reset(token)
+    monkeypatch.setenv(journal.BACKEND_ENV, f"file://{tmp_path}/state")
+    assert journal.from_env() is None, "no stack named: no journal"
