@@ -70,6 +70,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="up: save state after every step (the slower way before the registration journal, which it keeps too)",
     )
+    parser.add_argument(
+        "--all",
+        dest="run_all",
+        action="store_true",
+        help="up/preview: run every stack, also those unchanged since their last good up (which are skipped otherwise)",
+    )
     parser.add_argument("--report", metavar="FILE", help="write the run's result, changes, duration and registrations as JSON")
     add_review_flags(parser)
     options = parser.parse_args(argv)
@@ -121,6 +127,8 @@ def refuse_what_does_not_go_together(parser: argparse.ArgumentParser, options: a
         parser.error("--json applies to status --check")
     if options.checkpoints and (options.skip_checkpoints or options.operation != "up"):
         parser.error("--checkpoints applies to up only, without --skip-checkpoints")
+    if options.run_all and options.operation not in ("up", "preview"):
+        parser.error("--all applies to up and preview only")
     if options.stacks and options.operation in ("render", "status"):
         parser.error(f"{options.operation} takes one --stack")
     if options.shard is not None:

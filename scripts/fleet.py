@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.stack_files import config_folder, stack_names
-from scripts.runs import RunOptions, RunReport
+from scripts.runs import UNCHANGED, RunOptions, RunReport
 
 WORKER = pathlib.Path(__file__).resolve().parent / "stack_worker.py"
 TAIL_LINES = 25
@@ -166,5 +166,9 @@ def print_summary(runs: list[RunReport], elapsed: float, parallel: int) -> None:
     print()
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
-    failed = sum(r.result != "succeeded" for r in runs)
-    print(f"{len(runs)} stacks: {len(runs) - failed} succeeded, {failed} failed, in {elapsed:.1f} s ({parallel} at a time)")
+    failed = sum(not r.succeeded() for r in runs)
+    unchanged = sum(r.result == UNCHANGED for r in runs)
+    print(
+        f"{len(runs)} stacks: {len(runs) - failed - unchanged} succeeded, {unchanged} unchanged (not run), {failed} failed, "
+        f"in {elapsed:.1f} s ({parallel} at a time)"
+    )

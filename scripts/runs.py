@@ -15,6 +15,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 OPERATIONS = ("preview", "up", "refresh", "destroy", "urns", "cancel", "render", "status")
 CREATING = ("preview", "up", "refresh", "destroy")
 """Operations that create the stack when it does not exist (a typo elsewhere is an error)."""
+UNCHANGED = "unchanged"
+"""The result of an up or preview not run: nothing changed since the stack's last good up."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class RunOptions:
     """status: every problem, and a non-zero exit when there is one."""
     json: bool = False
     """status --check: the problems as JSON."""
+    run_all: bool = False
+    """up/preview: run even when nothing changed since the stack's last good up (``change_detection``)."""
 
     def for_stack(self, stack: str) -> RunOptions:
         return dataclasses.replace(self, stack=stack)
@@ -66,7 +70,7 @@ class RunReport:
     registrations: int = 0
 
     def succeeded(self) -> bool:
-        return self.result == "succeeded"
+        return self.result in ("succeeded", UNCHANGED)
 
     def write(self, path: pathlib.Path | str) -> None:
         pathlib.Path(path).write_text(json.dumps(dataclasses.asdict(self)))

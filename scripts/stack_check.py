@@ -17,8 +17,8 @@ from pulumi import automation as auto
 
 from components.registration.provider import FILL_THE_UUID, UUID_UNKNOWN
 from components.tokens import COMPONENTS
+from scripts.engine_messages import cli_error
 from scripts.runs import RunOptions
-from scripts.stack_run import cli_error
 from scripts.stack_status import MISSING, Live, observe
 
 NO_CLUSTER = 4

@@ -6,20 +6,26 @@ from __future__ import annotations
 
 import gc
 import os
-import re
+import pathlib
 import sys
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
 from components.registration import journal
 from components.registration.resource import TYPE_TOKEN as REGISTRATION
+from components.stack_config import reference_reader, stack_settings
+from components.stack_files import PROJECT_FILE
+from scripts import change_detection
+from scripts.change_detection import Place
+from scripts.engine_messages import Diagnostics, cli_error
 from scripts.engine_tools import ToolsUnavailable, engine_env
 from scripts.interrupts import graceful_interrupts
 from scripts.pulumi_cli import find_cli
-from scripts.runs import CREATING, RunOptions, RunReport
+from scripts.runs import CREATING, UNCHANGED, RunOptions, RunReport
 from scripts.sdk_inline_server import record_source_positions_only, report_run_errors_once
 from scripts.stack_backend import SettingsError, local_state, passphrase, project_folder, state_backend
 
@@ -50,11 +56,39 @@ def checkpoints(options: RunOptions, backend: str) -> Checkpoints:
     return Checkpoints(skipped=options.skip_checkpoints or by_default, journal=journaled)
 
 
-def open_stack(options: RunOptions) -> Any:
-    """The stack, created or selected, with the engine's environment set on this process."""
+def locate(options: RunOptions) -> tuple[Place, str]:
+    """Where the run happens (project folder, CLI, state backend), and how to say where its state is."""
     work_dir = project_folder(options)
     cli = find_cli()
     backend, where = state_backend(work_dir, cli)
+    return Place(work_dir, backend, cli, project_name(work_dir)), where
+
+
+def unchanged(place: Place, options: RunOptions) -> bool:
+    """Whether this ``up`` or ``preview`` is not run: its inputs are those of its last good
+    ``up`` (``change_detection``); one line says so, or why it runs."""
+    if options.operation not in ("up", "preview") or change_detection.always_runs(options):
+        return False
+    why = change_detection.reason_to_run(place, options)
+    if why is None:
+        print(
+            f"stack {options.stack}: unchanged since its last good up (settings, code, tools, referenced objects, "
+            "state): not run (--all runs it)",
+            flush=True,
+        )
+        return True
+    print(f"stack {options.stack}: runs: {why}", flush=True)
+    return False
+
+
+def open_stack(
+    options: RunOptions, located: tuple[Place, str] | None = None, recorder: change_detection.Recorder | None = None
+) -> Any:
+    """The stack, created or selected, with the engine's environment set on this process; the
+    program records the referenced objects it reads into ``recorder``."""
+    place, where = located or locate(options)
+    recorder = recorder or change_detection.Recorder()
+    work_dir, cli, backend = place.work_dir, place.cli, place.backend
     secret = passphrase(work_dir, options.stack, options.secrets_provider, backend)
     print(f"pulumi CLI: {cli.bin_dir / 'pulumi'}{' (built by scripts/install-tools)' if cli.built else ''}", flush=True)
     print(f"state: {where}", flush=True)
@@ -78,7 +112,7 @@ def open_stack(options: RunOptions) -> Any:
     command = auto.PulumiCommand(root=root, skip_version_check=True)
     workspace = OutputsShownByTheCli(
         work_dir=str(work_dir),
-        program=connectors_program,
+        program=lambda: connectors_program(reader=recorder.wrap(reference_reader(stack_settings()))),
         pulumi_home=env.get("PULUMI_HOME"),
         pulumi_command=command,
         env_vars=env,
@@ -118,6 +152,12 @@ def journal_stack(stack: str) -> str:
     return f"{PROJECT}/{stack}"
 
 
+def project_name(work_dir: pathlib.Path) -> str:
+    """The project's name in its ``Pulumi.yaml`` (the state backend files its stacks under it)."""
+    settings = yaml.safe_load((work_dir / PROJECT_FILE).read_text()) or {}
+    return str(settings.get("name") or PROJECT) if isinstance(settings, dict) else PROJECT
+
+
 def journaled(options: RunOptions) -> bool:
     return os.environ.get(journal.ENV) == journal_stack(options.stack)
 
@@ -139,6 +179,8 @@ class Run:
     stack: Any
     options: RunOptions
     report: RunReport
+    place: Place
+    recorder: change_detection.Recorder
 
     def engine_options(self) -> dict[str, Any]:
         given = {"target": list(self.options.target) or None, "on_output": print, "on_error": print}
@@ -168,6 +210,7 @@ class Run:
         state, as JSON, parsed here) is not asked for."""
         with_journal = journaled(self.options)
         diagnostics = Diagnostics()
+        change_detection.forget(self.place, self.options.stack)
         try:
             result = self.stack.up(
                 on_event=None if with_journal else self.count_registrations,
@@ -184,12 +227,15 @@ class Run:
         self.report.changes = without_same(result.summary.resource_changes)
         if with_journal:
             self.report.registrations = clear_journal(self.options)
+        change_detection.remember(self.place, self.options.stack, self.recorder)
 
     def refresh(self) -> None:
+        change_detection.forget(self.place, self.options.stack)
         options = {k: v for k, v in self.engine_options().items() if k != "parallel"}
         self.stack.refresh(clear_pending_creates=self.options.clear_pending_creates or None, **options)
 
     def destroy(self) -> None:
+        change_detection.forget(self.place, self.options.stack)
         self.stack.destroy(**self.engine_options())
 
     def cancel(self) -> None:
@@ -201,35 +247,15 @@ class Run:
             print(resource["urn"])
 
 
-class Diagnostics:
-    """The CLI's output, printed as it comes, with the entries whose resources failed read from
-    its Diagnostics section (a resource's header, then its ``error:`` lines). A resource's name
-    is its entry's (``<name>`` or ``<namespace>/<name>``), its registration's ``<that>-registration``."""
-
-    HEADER = re.compile(r"^ {2}(\S+) \((.+)\):$")
-
-    def __init__(self) -> None:
-        self.failed: list[str] = []
-        self._section, self._resource = False, ""
-
-    def read(self, line: str) -> None:
-        print(line)
-        text = line.rstrip("\n")
-        self._section = self._section or text.startswith("Diagnostics:")
-        header = self.HEADER.match(text) if self._section else None
-        if header:
-            kind, name = header.groups()
-            self._resource = (
-                "" if kind == "pulumi:pulumi:Stack" else name.removesuffix("-registration") if kind == REGISTRATION else name
-            )
-        elif self._resource and text.strip().startswith("error:") and self._resource not in self.failed:
-            self.failed.append(self._resource)
-
-
 def run(options: RunOptions, report: RunReport) -> int:
     """The operation through the engine; what it did goes into ``report``."""
+    recorder = change_detection.Recorder()
     try:
-        stack = open_stack(options)
+        place, where = locate(options)
+        if unchanged(place, options):
+            report.result = UNCHANGED
+            return 0
+        stack = open_stack(options, (place, where), recorder)
     except ToolsUnavailable as error:
         print(f"deploy.py: {error}", file=sys.stderr)
         return 3
@@ -243,7 +269,7 @@ def run(options: RunOptions, report: RunReport) -> int:
             return 0
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}", file=sys.stderr)
         return 1
-    operation = Run(stack, options, report)
+    operation = Run(stack, options, report, place, recorder)
     with graceful_interrupts() as interrupted:
         try:
             getattr(operation, options.operation)()
@@ -251,12 +277,6 @@ def run(options: RunOptions, report: RunReport) -> int:
             return interrupted.exit_code or 1
     report.result = "succeeded"
     return 0
-
-
-def cli_error(error: Exception) -> str:
-    """The CLI's own error lines of a failed command, without the Automation API's framing."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip().startswith("error:")]
-    return "; ".join(lines) or "the pulumi CLI failed"
 
 
 def without_same(changes: dict[str, int] | None) -> dict[str, int]:

@@ -19,8 +19,9 @@ from components.program import parse_connectors, resource_names
 from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.tokens import COMPONENTS
+from scripts.engine_messages import cli_error
 from scripts.runs import RunOptions
-from scripts.stack_run import cli_error, open_stack
+from scripts.stack_run import open_stack
 
 REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
 """The Python program's registrations (this command runs the Python program's stacks)."""

@@ -89,3 +89,22 @@ class PostgresJournal:
         with self._cursor() as cursor:
             cursor.execute(f"DELETE FROM {TABLE} WHERE stack = %s RETURNING status", (self.stack,))
             return sum(status != POSTING for (status,) in cursor.fetchall())
+
+
+def state_record(backend_url: str, key: str) -> str:
+    """The digest and time of the state Pulumi keeps under ``key`` in its own table (``?table=``,
+    else ``pulumi_state``); "" when it holds none."""
+    import psycopg
+    from psycopg import sql
+
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(backend_url).query))
+    table = query.get("table") or "pulumi_state"
+    try:
+        with psycopg.connect(libpq_url(backend_url), autocommit=True, connect_timeout=30) as connection:
+            found = connection.execute(
+                sql.SQL("SELECT md5(data::text), updated_at::text FROM {} WHERE key = %s").format(sql.Identifier(table)),
+                (f"{table}/{key}",),  # Pulumi files every key under its table's name
+            ).fetchone()
+    except psycopg.Error as error:
+        raise JournalError(f"the state backend's record of the stack could not be read ({type(error).__name__})") from None
+    return " ".join(found) if found else ""

@@ -1,0 +1,218 @@
+"""Change detection: an ``up`` or ``preview`` of a stack whose inputs did not change since its
+last ``up`` that ended well is not run.
+
+A stack's fingerprint is what decides a run's result: its settings (the stack file and the
+project file), the program's code (every file of ``components/`` and ``scripts/`` it runs, and
+the versions of the Python packages it imports), the tools (the CLI's version, the plugins
+installed), the content of each Secret and ConfigMap the last run read, and the backend's record
+of the stack's state (a ``refresh``, an import, a ``pulumi up`` from another checkout or
+language rewrites it). It is kept beside the stack's registration journal in the state backend
+(``file://``, ``postgres://``; elsewhere every stack runs), written after an ``up`` that ended
+well and removed as any run that may change the stack starts, so that a failed, cancelled or
+killed run forces the next one. ``--all``, ``--target``, ``--replace`` and ``--refresh`` always
+run. Drift in the cluster is not an input: an ``up`` without ``--refresh`` never saw it either
+(``status --check`` finds it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pathlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import yaml
+
+from components.reference_reader import ClusterReader, Reference, ReferenceReader
+from components.registration import journal
+from components.stack_files import PROJECT_FILE, stack_file
+from scripts.pulumi_cli import Cli, cli_version
+from scripts.runs import RunOptions
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CODE = ("components", "scripts")
+PACKAGES = ("pulumi", "pulumi_kubernetes", "pydantic", "httpx", "kubernetes", "psycopg")
+KEY = "stack-fingerprint"
+"""The fingerprint's key among the journal's entries (theirs are digests: no clash)."""
+STATUS = "fingerprint"
+PARTS = {
+    "settings": "its stack file or Pulumi.yaml changed",
+    "code": "the program's code changed",
+    "packages": "a Python package of the program changed version",
+    "cli": "the pulumi CLI changed version",
+    "plugins": "the plugins installed changed",
+    "references": "a referenced Secret or ConfigMap changed",
+    "state": "its state changed since (a refresh, an import, or a run from elsewhere)",
+}
+"""Each part of the fingerprint, and the reason a run gives when it alone changed."""
+
+
+def digest(*parts: bytes | str) -> str:
+    hashed = hashlib.sha256()
+    for part in parts:
+        hashed.update(part.encode() if isinstance(part, str) else part)
+        hashed.update(b"\0")
+    return hashed.hexdigest()
+
+
+def code_digest(root: pathlib.Path = ROOT) -> str:
+    """The program's own files: every Python file it runs (the generated SDKs left out), and
+    the requirement pins."""
+    files = [p for folder in CODE for p in (root / folder).rglob("*.py") if "sdk" not in p.relative_to(root).parts]
+    files += [root / name for name in ("__main__.py", "requirements.txt") if (root / name).is_file()]
+    return digest(*(part for p in sorted(files) for part in (str(p.relative_to(root)), p.read_bytes())))
+
+
+def packages_digest() -> str:
+    def version_of(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "-"
+
+    return digest(*(f"{name}={version_of(name)}" for name in PACKAGES))
+
+
+def plugins_digest(cli: Cli) -> str:
+    home = pathlib.Path(cli.pulumi_home or os.environ.get("PULUMI_HOME") or pathlib.Path.home() / ".pulumi")
+    return digest(*sorted(p.name for p in (home / "plugins").glob("*") if not p.name.endswith(".lock")))
+
+
+def state_record(backend: str, project: str, stack: str) -> str:
+    """The backend's record of the stack's state, as a digest ("" when it holds none)."""
+    key = f".pulumi/stacks/{project}/{stack}.json"
+    if backend.startswith("file://"):
+        root = journal.file_backend_root(backend)
+        for name in (key, f"{key}.gz"):
+            if (root / name).is_file():
+                return digest((root / name).read_bytes())
+        return ""
+    from components.registration.journal_postgres import state_record as in_postgres
+
+    return in_postgres(backend, key)
+
+
+def reads_digest(reads: Mapping[str, Mapping[str, str] | None]) -> dict[str, str]:
+    return {ref: digest(json.dumps(data, sort_keys=True)) if data is not None else "absent" for ref, data in reads.items()}
+
+
+@dataclass
+class Recorder:
+    """The referenced objects a run read, as the program read them (a digest of each)."""
+
+    reads: dict[str, Mapping[str, str] | None] = field(default_factory=dict)
+
+    def wrap(self, reader: ReferenceReader) -> ReferenceReader:
+        recorder = self
+
+        class Recording:
+            def read(self, ref: Reference) -> Mapping[str, str] | None:
+                data = reader.read(ref)
+                recorder.reads[key_of(ref)] = data
+                return data
+
+        return Recording()
+
+
+def key_of(ref: Reference) -> str:
+    return f"{ref.kind}/{ref.namespace}/{ref.name}"
+
+
+def reference_of(key: str) -> Reference:
+    kind, namespace, name = key.split("/")
+    return Reference("secret" if kind == "secret" else "configmap", name, namespace)
+
+
+def read_again(keys: list[str], settings: dict[str, Any]) -> dict[str, Mapping[str, str] | None] | None:
+    """The objects a last run read, read again with the stack file's kubeconfig and context;
+    None when they cannot be read before the run (a kubeconfig kept as a secret, no cluster)."""
+    if not keys:
+        return {}
+    given = [settings.get(f"{ns}:{key}") for key in ("kubeconfig", "context") for ns in ("connectors", "kubernetes")]
+    if any(isinstance(value, dict) for value in given):
+        return None
+    kubeconfig = settings.get("connectors:kubeconfig") or settings.get("kubernetes:kubeconfig")
+    context = settings.get("connectors:context") or settings.get("kubernetes:context")
+    reader = ClusterReader(kubeconfig, context)
+    try:
+        return {key: reader.read(reference_of(key)) for key in keys}
+    except Exception:  # unreachable, refused: the run decides, as it would have
+        return None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a stack's run keeps its fingerprint: the work dir, the backend, the CLI, the project."""
+
+    work_dir: pathlib.Path
+    backend: str
+    cli: Cli
+    project: str
+
+    def store(self, stack: str) -> journal.Journal | None:
+        return journal.open_journal(self.backend, f"{self.project}/{stack}") if journal.supports(self.backend) else None
+
+
+def fingerprint(place: Place, stack: str, reads: dict[str, str]) -> dict[str, Any]:
+    settings = stack_file(place.work_dir, stack)
+    return {
+        "settings": digest(settings.read_bytes() if settings.is_file() else b"", (place.work_dir / PROJECT_FILE).read_bytes()),
+        "code": code_digest(),
+        "packages": packages_digest(),
+        "cli": ".".join(map(str, cli_version(str(place.cli.bin_dir / "pulumi")) or ())),
+        "plugins": plugins_digest(place.cli),
+        "references": reads,
+        "state": state_record(place.backend, place.project, stack),
+    }
+
+
+def always_runs(options: RunOptions) -> bool:
+    return bool(options.run_all or options.target or options.replace or options.refresh)
+
+
+def reason_to_run(place: Place, options: RunOptions) -> str | None:
+    """Why this ``up`` or ``preview`` must run; None when its inputs are those of its last good ``up``."""
+    store = place.store(options.stack)
+    if store is None:
+        return "its backend keeps no fingerprint"
+    try:
+        entry = store.get(KEY)
+    except journal.JournalError:
+        return "its fingerprint could not be read"
+    if entry is None:
+        return "no up of it has ended well since it last changed"
+    kept = json.loads(entry.matches)
+    file = stack_file(place.work_dir, options.stack)
+    settings = ((yaml.safe_load(file.read_text()) or {}).get("config") or {}) if file.is_file() else {}
+    reads = read_again(sorted(kept.get("references", {})), settings)
+    if reads is None:
+        return "the Secrets and ConfigMaps it references cannot be read before the run"
+    try:
+        now = fingerprint(place, options.stack, reads_digest(reads))
+    except journal.JournalError:
+        return "the backend's record of its state could not be read"
+    changed = [part for part in PARTS if now.get(part) != kept.get(part)]
+    return PARTS[changed[0]] if changed else None
+
+
+def forget(place: Place, stack: str) -> None:
+    """As a run that may change the stack starts: until it ends well, the next one runs."""
+    store = place.store(stack)
+    if store is not None:
+        store.remove(KEY)
+
+
+def remember(place: Place, stack: str, recorder: Recorder) -> None:
+    """After an ``up`` that ended well (its state saved)."""
+    store = place.store(stack)
+    if store is None:
+        return
+    try:
+        kept = fingerprint(place, stack, reads_digest(recorder.reads))
+        store.put(KEY, journal.Entry("", STATUS, json.dumps(kept, sort_keys=True)))
+    except journal.JournalError as error:
+        print(f"warning: {error}: the next up of stack {stack} runs in full")
