@@ -18,12 +18,14 @@ class ToolsUnavailable(RuntimeError):
 
 
 def installed(script: str, what: str) -> pathlib.Path:
-    """Runs ``scripts/<script>`` (builds on first use, seconds when cached); its bin folder."""
+    """Runs ``scripts/<script>`` (builds on first use, seconds when cached); its bin folder. Its
+    progress (what it builds, how long that takes once, a line a minute) reaches the user's
+    terminal as it comes: a first build takes many minutes."""
     if shutil.which("go") is None:
         raise ToolsUnavailable(f"Go is not installed: {what} cannot be built")
-    out = subprocess.run(["bash", str(ROOT / "scripts" / script)], capture_output=True, text=True)
+    out = subprocess.run(["bash", str(ROOT / "scripts" / script)], stdout=subprocess.PIPE, text=True)
     if out.returncode != 0:
-        raise ToolsUnavailable(f"scripts/{script} failed:\n{out.stderr[-3000:]}")
+        raise ToolsUnavailable(f"scripts/{script} failed (its output is above)")
     return pathlib.Path(out.stdout.strip().splitlines()[-1])
 
 

@@ -30,7 +30,7 @@ def test_the_wheel_installs_and_imports_alone(tmp_path):
     wheels = tmp_path / "wheels"
     build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels), str(source)]
     subprocess.run(build, check=True, capture_output=True)
-    (wheel,) = wheels.glob("pulumi_connectors-*.whl")
+    (wheel,) = wheels.glob("connectors_component-*.whl")
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -64,3 +64,30 @@ def test_the_library_gives_ranges_and_the_program_pins():
     assert pinned and all("==" in line for line in pinned)
     names = {re.split(r"[<>=\[]", d)[0].strip().lower() for d in declared}
     assert names == {re.split(r"[=\[]", line)[0].lower() for line in pinned}, json.dumps(sorted(names))
+
+
+def test_the_library_and_the_generated_python_sdk_install_side_by_side(tmp_path):
+    """Two distributions of distinct names: installing one never replaces the other in pip's view."""
+    wheels = tmp_path / "wheels"
+    source = tmp_path / "source"
+    source.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", source)
+    shutil.copytree(ROOT / "components", source / "components", ignore=shutil.ignore_patterns("__pycache__", "sdk"))
+    shutil.copytree(ROOT / "components" / "package" / "sdk" / "python", tmp_path / "sdk")
+    for folder in (source, tmp_path / "sdk"):
+        build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(folder)]
+        done = subprocess.run(build, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-2000:]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    for wheel in sorted(wheels.glob("*.whl")):
+        subprocess.run([*pip, "install", "--no-deps", "-q", str(wheel)], check=True, capture_output=True)
+    listed = json.loads(subprocess.run([*pip, "list", "--format", "json"], capture_output=True, text=True, check=True).stdout)
+    names = {entry["name"].lower().replace("_", "-") for entry in listed}
+    assert {"connectors-component", "pulumi-connectors"} <= names, names
+    for module in ("components", "pulumi_connectors"):
+        found = subprocess.run([python, "-c", f"import importlib.util as u; print(u.find_spec('{module}').origin)"],
+                               capture_output=True, text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
+        assert found.stdout.startswith(str(venv)), found.stdout + found.stderr

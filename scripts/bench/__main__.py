@@ -31,6 +31,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--fleet", type=int, nargs="+", metavar="N", help="fleets of N registering connectors: before and now")
     parser.add_argument("--fleet-stack-size", type=int, default=25, help="--fleet: connectors per stack, the current way")
     parser.add_argument("--fleet-every-size", action="store_true", help="--fleet: the way before at every size, not the largest")
+    parser.add_argument("--fleet-now-only", action="store_true", help="--fleet: the current way alone (no --checkpoints way)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
     return parser.parse_args(argv)
 
@@ -51,7 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if options.fleet:
         from scripts.bench.fleet import fleet_benchmark
 
-        return fleet_benchmark(options.fleet, options.fleet_stack_size, options.parallel, out, options.fleet_every_size)
+        return fleet_benchmark(
+            options.fleet, options.fleet_stack_size, options.parallel, out, options.fleet_every_size, options.fleet_now_only
+        )
     if options.split:
         from scripts.bench.split import split_benchmark
 

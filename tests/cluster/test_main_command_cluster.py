@@ -50,3 +50,36 @@ def test_status_reads_the_cluster_and_preview_refresh_sees_drift(cluster, tmp_pa
     assert json.loads(plain.read_text())["changes"] == {}, "the state still says 1 replica"
     assert json.loads(live.read_text())["changes"].get("update") == 1, "the live Deployment has 3"
     deploy(work, "destroy")
+
+
+def test_a_referenced_secrets_edit_alone_forces_a_run_and_its_pods_roll(cluster, tmp_path):
+    """Change detection reads each Secret and ConfigMap the last run read: unchanged, the stack
+    is not run; one value edited, it runs and the Deployment takes the new checksum."""
+    ns = namespace(cluster, f"ref-{uuids.uuid4().hex[:6]}")
+    core = client.CoreV1Api(cluster.api())
+    core.create_namespaced_secret(ns, {"metadata": {"name": "creds"}, "stringData": {"TOKEN": "first"}})
+    core.create_namespaced_config_map(ns, {"metadata": {"name": "tuning"}, "data": {"LEVEL": "info"}})
+    (entry,) = with_namespace(stack_connectors("minimal"), ns)
+    entry["spec"] |= {"secretRefs": [{"name": "creds", "type": "env"}], "configMapRefs": [{"name": "tuning", "type": "env"}]}
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True)
+    (work / "Pulumi.yaml").write_text((ROOT / "Pulumi.yaml").read_text())
+    config = {"connectors:kubeconfig": str(cluster.kubeconfig), "connectors:connectors": [entry]}
+    (work / "stacks" / "Pulumi.live.yaml").write_text(yaml.safe_dump({"config": config}))
+    deploy(work, "up")
+    apps = client.AppsV1Api(cluster.api())
+
+    def checksum() -> str:
+        template = apps.read_namespaced_deployment(entry["name"], ns).spec.template
+        return next(v for k, v in template.metadata.annotations.items() if k.endswith("config-checksum"))
+
+    first = checksum()
+    assert "unchanged since its last good up" in deploy(work, "up").stdout
+    core.patch_namespaced_config_map("tuning", ns, {"data": {"LEVEL": "info"}})  # written, same content
+    assert "unchanged since its last good up" in deploy(work, "up").stdout
+    core.patch_namespaced_secret("creds", ns, {"stringData": {"TOKEN": "second"}})
+    ran = deploy(work, "up").stdout
+    assert "runs: a referenced Secret or ConfigMap changed" in ran, ran[-2000:]
+    assert checksum() != first
+    assert "unchanged since its last good up" in deploy(work, "up").stdout
+    deploy(work, "destroy")

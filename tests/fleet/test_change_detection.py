@@ -109,9 +109,11 @@ def test_a_failed_run_forces_the_next_and_a_change_of_the_code_forces_a_run(file
     for name in ("__main__.py", "requirements.txt", "Pulumi.yaml"):
         shutil.copy(ROOT / name, copy / name)
     command = [str(ROOT / ".venv" / "bin" / "python"), str(copy / "scripts" / "deploy.py"), "up", "--stack", "code"]
-    run = lambda: subprocess.run(
-        [*command, "--work-dir", str(file_project.folder)], env=file_project.env, capture_output=True, text=True, timeout=600
-    )  # noqa: E731
+
+    def run() -> subprocess.CompletedProcess[str]:
+        work = ["--work-dir", str(file_project.folder)]
+        return subprocess.run([*command, *work], env=file_project.env, capture_output=True, text=True, timeout=600)
+
     assert SKIPPED in run().stdout, "the same code elsewhere is the same program"
     with open(copy / "components" / "render" / "common.py", "a") as file:
         file.write("\n# an edit\n")
