@@ -6,7 +6,8 @@ This subclasses a private part of the SDK (``pulumi.automation._server.LanguageS
 ``pulumi.automation._stack`` instantiates for every inline run; pulumi 3.x), sets the root
 directory in the SDK's settings (``pulumi.runtime.settings.SETTINGS``, which the SDK's inline
 server leaves unset where a language host sets it) and replaces the SDK's
-``pulumi.runtime.resource._get_stack_trace``, kept here alone; ``tests/test_sdk_workarounds.py``
+``pulumi.runtime.resource._get_stack_trace``, and reads the secret signature
+(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/test_sdk_workarounds.py``
 fails when an SDK upgrade changes any of them.
 
 Why the stack trace: for every resource the SDK records every frame below the resource's
@@ -33,10 +34,16 @@ from typing import Any
 import pulumi
 from pulumi.automation import _server, _stack
 from pulumi.runtime import resource as _resource
+from pulumi.runtime import rpc as _rpc
 from pulumi.runtime import settings
 from pulumi.runtime.proto import source_pb2
 
 import components
+
+SECRET_KEY: str = _rpc._special_sig_key
+"""The key that marks a secret in state and on the wire (``{SECRET_KEY: SECRET_SIG, ...}``): the
+SDK's own private constants, read here alone."""
+SECRET_SIG: str = _rpc._special_secret_sig
 
 SDK_FOLDER = str(pathlib.Path(pulumi.__file__).parent) + "/"
 LIBRARY_FOLDER = str(pathlib.Path(components.__file__).parent) + "/"

@@ -21,6 +21,7 @@ from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.tokens import COMPONENTS
 from scripts.engine_messages import cli_error
 from scripts.runs import RunOptions
+from scripts.sdk_inline_server import SECRET_KEY
 from scripts.stack_run import open_stack
 
 REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
@@ -107,12 +108,9 @@ MISSING = "missing"
 """The Deployment is not in the cluster."""
 
 
-SECRET_SIG = "4dabf18193072939515e22adb298388d"
-
-
 def plain(value: Any) -> Any:
     """A value of an exported state with its secrets shown (``{sig, plaintext}`` as the value)."""
-    if isinstance(value, dict) and SECRET_SIG in value:
+    if isinstance(value, dict) and SECRET_KEY in value:
         return plain(json.loads(value["plaintext"])) if "plaintext" in value else None
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}

@@ -22,10 +22,11 @@ DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
 
 
-def readme_block(name: str) -> str:
-    """The commands of the README's ``<!-- name -->`` shell block, as written."""
-    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / "README.md").read_text(), re.S)
-    assert found, f"the README's {name} block"
+def readme_block(name: str, document: str = "README.md") -> str:
+    """The commands of the ``<!-- name -->`` shell block of the README (or another document of
+    the project), as written."""
+    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / document).read_text(), re.S)
+    assert found, f"the {document}'s {name} block"
     return found.group(1)
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pulumi
 
-SECRET_SIG = "4dabf18193072939515e22adb298388d"
+from scripts.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
 
 def unwrap_secrets(value: Any, path: str = "", found: list[str] | None = None) -> Any:
     """The value with Pulumi's secret wrappers removed; ``found`` collects where they were."""
     if isinstance(value, dict):
-        if value.get(SECRET_SIG) == "1b47061264138c4ac30d75fd1eb44270":
+        if value.get(SECRET_KEY) == SECRET_SIG:
             if found is not None:
                 found.append(path)
             return unwrap_secrets(value.get("value"), path, found)

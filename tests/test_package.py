@@ -98,10 +98,12 @@ def test_schema_types_are_all_referenced_and_resolvable():
 def test_the_readme_points_at_the_examples_the_tests_run():
     from .conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text()
-    for example in ("yaml/Pulumi.yaml", "typescript/src/index.ts", "go/program.go"):
-        assert f"(components/package/examples/{example})" in readme
+    guide = (ROOT / "docs" / "other-languages.md").read_text()
+    for example in ("yaml/Pulumi.yaml", "typescript/src/index.ts", "go/program.go", "python/example_program.py"):
+        assert f"(../components/package/examples/{example})" in guide
         assert (ROOT / "components" / "package" / "examples" / example).is_file()
+    for text, target in re.findall(r"\[([^\]]+)\]\((\.\./components/package/examples/[^)]+)\)", guide):
+        assert target.endswith(text), f"the link {text} points at {target}"
 
 
 def test_the_package_version_is_the_projects():

@@ -248,3 +248,16 @@ def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
     monkeypatch.setattr(resource, "_get_stack_trace", resource._get_stack_trace)
     sdk_inline_server.record_source_positions_only()
     assert resource._get_stack_trace is sdk_inline_server.source_position_trace
+
+
+def test_the_secret_signature_is_the_sdks_and_written_nowhere_else():
+    from pulumi.runtime import rpc
+
+    from scripts.sdk_inline_server import SECRET_KEY, SECRET_SIG
+
+    from .conftest import ROOT
+
+    assert (SECRET_KEY, SECRET_SIG) == (rpc._special_sig_key, rpc._special_secret_sig)
+    ours = [p for folder in ("components", "scripts", "tests") for p in (ROOT / folder).rglob("*.py") if "sdk" not in p.parts]
+    copies = [str(p.relative_to(ROOT)) for p in ours if SECRET_KEY in p.read_text() or SECRET_SIG in p.read_text()]
+    assert copies == [], copies

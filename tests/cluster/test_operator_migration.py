@@ -115,7 +115,12 @@ def test_the_readme_steps_move_a_connector_from_the_operator(cluster, tmp_path):
             "NAME": entry["name"], "NS": ns, "OPERATOR": "ilm-operator", "OPERATOR_NS": operator_ns, "STACK": stack,
         }  # fmt: skip
         done = subprocess.run(
-            ["bash", "-e", "-c", readme_block("migration-steps")], cwd=repo, env=env, capture_output=True, text=True, timeout=900
+            ["bash", "-e", "-c", readme_block("migration-steps", "docs/operator-migration.md")],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
         )
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
         assert known.uuid in done.stdout, "the first step shows the uuid"

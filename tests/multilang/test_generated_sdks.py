@@ -72,9 +72,9 @@ def test_each_languages_names_are_the_schemas_and_the_readmes():
     assert (package["name"], package["version"]) == ("@otilm/pulumi-connectors", VERSION)
     assert f'version = "{VERSION}"' in (SDK / "python" / "pyproject.toml").read_text()
     assert "module github.com/otilm/pulumi-connectors/sdk" in (SDK / "go.mod").read_text()
-    readme = (ROOT / "README.md").read_text()
+    guide = (ROOT / "docs" / "other-languages.md").read_text()
     for name in ("@otilm/pulumi-connectors", "github.com/otilm/pulumi-connectors/sdk/go/connectors", "pulumi_connectors"):
-        assert name in readme
+        assert name in guide
 
 
 def test_the_typescript_sdk_packs_with_its_compiled_output(tmp_path):

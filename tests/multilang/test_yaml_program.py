@@ -15,6 +15,8 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
+from scripts.sdk_inline_server import SECRET_KEY, SECRET_SIG
+
 from ..engine_stacks import changes
 from ..fleet.fleet_project import kill_when
 from ..platform_double import ADMIN_TOKEN
@@ -146,7 +148,7 @@ def test_parent_and_provider_options_and_secrets_from_the_consumer(yaml_stack, d
     rendered = objects_in(render_dir)
     assert ("Deployment", "ilm", "payments") in rendered, "the provider option reached the component's children"
     assert ("Deployment", "ilm", "timestamps") in rendered, "as did the parent's providers"
-    secret = {"4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270"}
+    secret = {SECRET_KEY: SECRET_SIG}
     state = stack.state_file()
     assert ADMIN_TOKEN not in state
     assert "CANARY-3141" not in state, "a secret in a rendered field keeps the rendered objects secret"
