@@ -16,6 +16,7 @@ from pulumi import automation as auto
 
 from components.live_health import Health, probe_health
 from components.program import parse_connectors, resource_names
+from components.registration.inputs import STATUS, UUID
 from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.tokens import COMPONENTS
@@ -48,7 +49,7 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
         kind, parent, outputs = resource["type"], resource.get("parent"), resource.get("outputs", {})
         if kind in COMPONENTS:
             rows[resource["urn"]] = Row(COMPONENTS[kind], resource["urn"].rsplit("::", 1)[-1])
-            rows[resource["urn"]].image = str(outputs.get("current_image") or outputs.get("currentImage") or "-")
+            rows[resource["urn"]].image = str(outputs.get("current_image") or "-")
         elif kind == "kubernetes:apps/v1:Deployment" and parent:
             deployments[parent] = resource
         elif kind in REGISTRATIONS and parent:
@@ -58,10 +59,10 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
             rows[urn].namespace = deployment["inputs"]["metadata"].get("namespace", "default")
     for urn, registration in by_urn.items():
         if urn in rows:
-            uuid = registration.get("outputs", {}).get("uuid")
+            uuid = registration.get("outputs", {}).get(UUID)
             unknown = registration.get("id") == UUID_UNKNOWN and not uuid  # posted by an interrupted run, its answer lost
             rows[urn].uuid = UUID_UNKNOWN if unknown else str(uuid or "-")
-            rows[urn].status = str(registration.get("outputs", {}).get("status") or "-")
+            rows[urn].status = str(registration.get("outputs", {}).get(STATUS) or "-")
     return list(rows.values()), {urn: d for urn, d in deployments.items() if urn in rows}
 
 
@@ -121,7 +122,7 @@ def plain(value: Any) -> Any:
 
 def platform_status(registration: dict[str, Any]) -> str:
     """The platform's status of the record, with the registration's own admin credentials (a read)."""
-    if not registration.get("outputs", {}).get("uuid"):
+    if not registration.get("outputs", {}).get(UUID):
         return "-"
     from components.registration.errors import RegistrationError
     from components.registration.provider import platform_api
@@ -130,7 +131,7 @@ def platform_status(registration: dict[str, Any]) -> str:
     if not props.get("admin_credentials"):
         return "-"
     try:
-        record = platform_api({**props, "deadline_seconds": 20}).get(str(props["uuid"]))
+        record = platform_api({**props, "deadline_seconds": 20}).get(str(props[UUID]))
     except (RegistrationError, KeyError):
         return "unreachable"
     return record.status if record is not None else "not on the platform"

@@ -207,10 +207,12 @@ PLATFORM = tuple(i.python for i in TABLE if i.platform)
 IDENTITY = tuple(i.python for i in TABLE if i.identity)
 """What the platform's record cannot change in place."""
 ALWAYS_SECRET = tuple(i.python for i in TABLE if i.always_secret)
+UUID, STATUS, REGISTERED_AT = "uuid", "status", "registered_at"
+"""The registration's outputs, and their keys in state (written nowhere else: a test looks)."""
 OUTPUTS: tuple[Output, ...] = (
-    Output("uuid", "The uuid the platform gave the connector (kept in state: never registered twice)."),
-    Output("status", "The record's status as the platform last reported it."),
-    Output("registered_at", "When the connector was registered (ISO 8601)."),
+    Output(UUID, "The uuid the platform gave the connector (kept in state: never registered twice)."),
+    Output(STATUS, "The record's status as the platform last reported it."),
+    Output(REGISTERED_AT, "When the connector was registered (ISO 8601)."),
 )
 OUTPUT_NAMES = tuple(o.python for o in OUTPUTS)
 

@@ -32,6 +32,7 @@ from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, req
 from .cluster_access import NoClusterCredentials, load_access
 from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
 from .errors import RegistrationError, warn
+from .inputs import REGISTERED_AT, STATUS, UUID
 from .rules import admin_over_http_problem, checked_uuid
 from .schedule import RetryPolicy
 
@@ -124,7 +125,7 @@ def approved_if_asked(api: PlatformApi, props: dict[str, Any], uuid: str, status
 def known_uuid(id_: str, props: dict[str, Any]) -> str:
     """The record's uuid: the id, or for a registration kept with it unknown, what an update
     with admin credentials found since (empty while still unknown)."""
-    return str(props.get("uuid") or "") if id_ == UUID_UNKNOWN else id_
+    return str(props.get(UUID) or "") if id_ == UUID_UNKNOWN else id_
 
 
 def refused_unsaved(error: RegistrationError) -> bool:
@@ -158,7 +159,7 @@ class RegistrationProvider(ResourceProvider):
                 uuid, status = self._registered(api, props, interrupted=found is not None)
         if uuid:
             status = approved_if_asked(api, props, uuid, status)
-        outs = {**props, "uuid": uuid, "status": status, "registered_at": now_utc()}
+        outs = {**props, UUID: uuid, STATUS: status, REGISTERED_AT: now_utc()}
         return CreateResult(id_=uuid or UUID_UNKNOWN, outs=outs)
 
     def _registered(self, api: PlatformApi, props: dict[str, Any], interrupted: bool) -> tuple[str, str]:
@@ -215,13 +216,13 @@ class RegistrationProvider(ResourceProvider):
                 f"place; it keeps the old name and version. {REPLACE_HINT}"
             )
         return DiffResult(
-            changes=bool(changed), replaces=replaces, stables=["uuid", "registered_at"], delete_before_replace=False
+            changes=bool(changed), replaces=replaces, stables=[UUID, REGISTERED_AT], delete_before_replace=False
         )
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,
         same uuid) and a newly asked approval approves; the register endpoint is never called."""
-        uuid, status = known_uuid(_id, olds), olds.get("status")
+        uuid, status = known_uuid(_id, olds), olds.get(STATUS)
         api = platform_api(news)
         if api.is_admin and not uuid:
             uuid, status = self._found(api, olds, status)  # the record as registered: the old url
@@ -235,7 +236,7 @@ class RegistrationProvider(ResourceProvider):
                 if record is None:
                     raise RegistrationError(f"updating the connector failed with {GONE}", 404)
                 status = record.status
-        return UpdateResult(outs={**news, "uuid": uuid, "status": status, "registered_at": olds.get("registered_at")})
+        return UpdateResult(outs={**news, UUID: uuid, STATUS: status, REGISTERED_AT: olds.get(REGISTERED_AT)})
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
         """De-registers only when asked (``deregisterOnDestroy``) and able (admin credentials);
@@ -244,7 +245,7 @@ class RegistrationProvider(ResourceProvider):
             return
         api = platform_api(props)
         if api.is_admin:
-            uuid = known_uuid(_id, props) or getattr(adoption.own_record(api, props), "uuid", None)
+            uuid = known_uuid(_id, props) or ((own := adoption.own_record(api, props)) and own.uuid)
             if uuid:
                 api.delete(checked_uuid(uuid, STATE))
             recovery.forget(props)
@@ -261,12 +262,12 @@ class RegistrationProvider(ResourceProvider):
         if record is None:
             recovery.forget(props)
             return ReadResult(id_="", outs={})
-        return ReadResult(id_=id_, outs={**props, "status": record.status})
+        return ReadResult(id_=id_, outs={**props, STATUS: record.status})
 
     def _filled(self, api: PlatformApi, props: dict[str, Any]) -> ReadResult:
         """A registration kept with its uuid unknown, its uuid found (the id becomes it)."""
-        uuid, status = self._found(api, props, props.get("status"))
-        return ReadResult(id_=uuid or UUID_UNKNOWN, outs={**props, "uuid": uuid, "status": status})
+        uuid, status = self._found(api, props, props.get(STATUS))
+        return ReadResult(id_=uuid or UUID_UNKNOWN, outs={**props, UUID: uuid, STATUS: status})
 
     @staticmethod
     def _found(api: PlatformApi, props: dict[str, Any], status: Any) -> tuple[str, Any]:

@@ -80,3 +80,23 @@ def test_with_defaults_refuses_an_unknown_input():
 
 def test_config_names():
     assert inputs.config_names(["adopt_uuid", "connector_version", "url"]) == ["uuid", "version", "url"]
+
+
+def test_the_registrations_output_names_are_written_in_one_place():
+    """``inputs.UUID``, ``STATUS``, ``REGISTERED_AT`` (and their package names, made from them)
+    are the only spellings: a literal copy in the code that reads or writes the outputs fails."""
+    import ast
+
+    from ..conftest import ROOT
+
+    everywhere = {inputs.REGISTERED_AT, "registeredAt"}
+    readers = {"provider.py", "resource.py", "stack_status.py", "stack_check.py"}
+    copies = []
+    for path in [*(ROOT / "components").rglob("*.py"), *(ROOT / "scripts").rglob("*.py")]:
+        if "sdk" in path.parts or path.name == "inputs.py":
+            continue
+        names = everywhere | ({inputs.UUID, inputs.STATUS} if path.name in readers else set())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and node.value in names:
+                copies.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert copies == [], copies
