@@ -114,7 +114,7 @@ def test_the_sdks_inline_server_still_leaves_the_root_directory_unset():
 
 
 def test_importing_the_registration_wing_patches_nothing():
-    """Outside the host, loading the wing (and the provider's ``configure``) leaves every thread
+    """Outside the host, loading the registration package (and the provider's ``configure``) leaves every thread
     pool and the ``traceback`` of ``__main__`` as they were."""
     import subprocess
 

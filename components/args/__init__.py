@@ -1,2 +1,2 @@
 """What a user writes: the argument models (pydantic v2), their field types, the Kubernetes
-schema checks and the field-path messages; it imports only the registration wing's rules."""
+schema checks and the field-path messages; it imports only the registration package's rules."""

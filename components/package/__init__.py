@@ -1,5 +1,5 @@
 """The component package: the connector, the proxy and the registration served to any Pulumi
-language (``schema`` from the models, ``provider`` over Pulumi's protocol); glue, it imports any wing."""
+language (``schema`` from the models, ``provider`` over Pulumi's protocol); glue, it imports any package of ``components``."""
 
 from ..tokens import PACKAGE
 

@@ -7,7 +7,7 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    """``RegistrationProvider`` where state written before the wing had its rooms finds it: the
+    """``RegistrationProvider`` where state written before the package was split into modules finds it: the
     SDK pickles a provider by its class's module, then ``components.registration``."""
     if name == "RegistrationProvider":
         from .provider import RegistrationProvider

@@ -1,4 +1,4 @@
-"""A stack written before the package had its rooms (``tests/data/pre-layout-stack``: a state
+"""A stack written before the package was split into modules (``tests/data/pre-layout-stack``: a state
 exported from commit 9fa4c36, whose pickled registration provider names the module
 ``components.registration``) is refreshed, updated and destroyed by today's code: nothing is
 replaced, nothing reaches the platform, the uuid stays. A connector of the same name added in

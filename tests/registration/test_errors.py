@@ -1,4 +1,4 @@
-"""``registration.errors``: the fixed phrases of the wing's messages."""
+"""``registration.errors``: the fixed phrases of the registration's messages."""
 
 from __future__ import annotations
 
