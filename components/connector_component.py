@@ -17,9 +17,8 @@ from .outputs import from_rendered
 from .reference_reader import ClusterReader, ReferenceReader
 from .references import ResolvedReferences, resolve_references
 from .registration import inputs
-from .render.connector import connector_optional_kinds, render_connector
 from .tokens import CONNECTOR
-from .workload_component import Parts, WorkloadComponent, labelled
+from .workload_component import WorkloadComponent, labelled
 
 TYPE_TOKEN = CONNECTOR
 
@@ -85,8 +84,7 @@ class ConnectorComponent(WorkloadComponent):
             if reg is not None and route is None:
                 route = registration_route(reg, kubeconfig, kube_context, label)
         super().__init__(TYPE_TOKEN, name, None, opts)
-        parts = Parts(render_connector, connector_optional_kinds(connector), frozenset({"registration"}))
-        built = self.build(name, connector, parts, references, secret_inputs, opts)
+        built = self.build(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
         self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
         self.registration = None
         if reg is not None and route is not None:

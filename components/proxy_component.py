@@ -17,9 +17,9 @@ from .args.proxy_spec import ProxyArgs
 from .config_token import check_config_token, token_reference
 from .reference_reader import ClusterReader, ReferenceReader
 from .references import ResolvedReferences, read_data, resolve_references
-from .render.proxy import endpoints, proxy_optional_kinds, render_proxy
+from .render.proxy import endpoints
 from .tokens import PROXY
-from .workload_component import Parts, WorkloadComponent, labelled
+from .workload_component import WorkloadComponent, labelled
 
 TYPE_TOKEN = PROXY
 
@@ -66,7 +66,7 @@ class ProxyComponent(WorkloadComponent):
             if references is None:
                 references = resolve_proxy_references(proxy, reference_reader or ClusterReader(kubeconfig, kube_context))
         super().__init__(TYPE_TOKEN, name, None, opts)
-        self.build(name, proxy, Parts(render_proxy, proxy_optional_kinds(proxy)), references, secret_inputs, opts)
+        self.build(name, proxy, references, secret_inputs, opts)
         health, api = endpoints(proxy.name, proxy.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)

@@ -2,12 +2,12 @@
 resolved before anything is created (every problem named with the component's label), then
 the rendered objects created as children, with the outputs both kinds have.
 
-Each component passes its own parts (its model, renderer, optional kinds, references); the
-shared step asks nothing of the kind."""
+Each component passes its validated arguments and resolved references; the renderer is chosen
+by the arguments' kind (``render.render_workload``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +20,8 @@ from .children import create_children, retains
 from .config_checksum import checksum_input
 from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from .references import ResolvedReferences
-from .render.objects import ObjectKind, OptionalKind, RenderedWorkload
+from .render import optional_kinds, render_workload
+from .render.objects import KINDS, ObjectKind, RenderedWorkload
 
 
 @contextmanager
@@ -30,17 +31,6 @@ def labelled(label: str) -> Iterator[None]:
         yield
     except InvalidArgumentsError as error:
         raise error.about(label) from None
-
-
-@dataclass(frozen=True)
-class Parts:
-    """What a workload kind renders, and how."""
-
-    render: Callable[[Any], RenderedWorkload]
-    """The kind's renderer: its arguments to its objects."""
-    optional_kinds: tuple[OptionalKind, ...]
-    not_rendered: frozenset[str] = frozenset()
-    """Arguments no object is rendered from (a registration, whose Outputs must not delay them)."""
 
 
 @dataclass(frozen=True)
@@ -54,28 +44,41 @@ class WorkloadComponent(pulumi.ComponentResource):
 
     current_image: pulumi.Output[str]
     config_checksum: pulumi.Output[str]
-    children: dict[str, str]
+    children: dict[str, str] | pulumi.Output[dict[str, str]]
+    """The name of each Kubernetes object in the cluster (a custom ServiceAccount's own), by kind."""
+    deployment: pulumi.CustomResource
+    service: pulumi.CustomResource
+    service_account: pulumi.CustomResource
+    pod_disruption_budget: pulumi.CustomResource | None
+    service_monitor: pulumi.CustomResource | None
+    network_policy: pulumi.CustomResource | None
+    ingress: pulumi.CustomResource | None
+    """The children, as attributes: the optional kinds are None when not rendered."""
 
     def build(
         self,
         name: str,
         args: WorkloadArgs,
-        parts: Parts,
         references: ResolvedReferences,
         secret_inputs: Collection[str],
         opts: pulumi.ResourceOptions | None,
+        not_rendered: frozenset[str] = frozenset(),
     ) -> Built:
-        """The children, and the outputs every workload has. ``secret_inputs``: arguments that
-        held a secret, so the objects rendered from them are secret in state."""
+        """The children (``render_workload``'s objects), and the outputs every workload has.
+        ``secret_inputs``: arguments that held a secret, so the objects rendered from them are
+        secret in state; ``not_rendered``: arguments no object is rendered from (a registration,
+        whose Outputs must not delay the objects)."""
         secret = bool(set(secret_inputs) - NOT_RENDERED)
-        rendered = secret_if(render_when_known(args, parts.render, exclude=set(parts.not_rendered)), secret)
+        rendered = secret_if(render_when_known(args, render_workload, exclude=set(not_rendered)), secret)
         checksum = checksum_input(references)
         resources = create_children(
-            self, name, rendered, checksum, parts.optional_kinds, retains(opts), args.rollout_timeout_seconds
+            self, name, rendered, checksum, optional_kinds(args), retains(opts), args.rollout_timeout_seconds
         )
         self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         self.config_checksum = pulumi.Output.from_input(checksum)
-        self.children = {kind: name for kind in resources}
+        for kind in KINDS:
+            setattr(self, kind, resources.get(kind))
+        self.children = from_rendered(rendered, lambda r: {kind: obj["metadata"]["name"] for kind, obj in r.by_kind().items()})
         return Built(resources, rendered)
 
     def output_values(self) -> dict[str, Any]:

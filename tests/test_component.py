@@ -93,6 +93,30 @@ def test_children_have_the_component_as_parent():
         "network_policy": "demo",
         "ingress": "demo",
     }
+    assert component.deployment is not None and component.pod_disruption_budget is None and component.registration is None
+    assert {t for t, _ in children} == {
+        "kubernetes:core/v1:ServiceAccount",
+        "kubernetes:core/v1:Service",
+        "kubernetes:apps/v1:Deployment",
+        "kubernetes:networking.k8s.io/v1:NetworkPolicy",
+        "kubernetes:networking.k8s.io/v1:Ingress",
+    }
+
+
+def test_the_children_are_attributes_and_their_output_holds_the_objects_names():
+    """A custom ServiceAccount name is the object's name in ``children``, not the resource's."""
+    made: dict[str, Any] = {}
+
+    def program() -> None:
+        spec = {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}}
+        made["component"] = ConnectorComponent("demo", {**spec, "serviceAccount": {"name": "runs-demo"}})
+
+    run(program)
+    component = made["component"]
+    assert component.children["service_account"] == "runs-demo" and component.children["deployment"] == "demo"
+    kinds = ("deployment", "service", "service_account", "network_policy")
+    assert all(isinstance(getattr(component, kind), pulumi.CustomResource) for kind in kinds)
+    assert component.ingress is None and component.service_monitor is None
 
 
 def test_invalid_arguments_register_nothing():

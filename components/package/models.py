@@ -40,7 +40,7 @@ class ConnectorOutputs(Model):
     config_checksum: str
     """The hash of the referenced Secrets and ConfigMaps stamped on the pod template."""
     children: dict[str, str]
-    """The name of each Kubernetes object of the component, by kind."""
+    """The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind."""
     registration: RegistrationStatus | None = None  # type: ignore[valid-type]
     """The connector's registration, when it registers."""
 
@@ -59,4 +59,4 @@ class ProxyOutputs(Model):
     config_checksum: str
     """The hash of the config token Secret and other referenced objects stamped on the pod template."""
     children: dict[str, str]
-    """The name of each Kubernetes object of the component, by kind."""
+    """The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind."""
