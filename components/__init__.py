@@ -4,7 +4,7 @@ The public names load on first use: the registration's provider process imports
 ``components.registration`` alone, and must not pay for the models and the renderer (about a
 second, on the path from a Ready Deployment to its registration).
 
-The layout (CONTRIBUTING.md): ``args/`` is what a user writes, ``render/`` what is rendered,
+The layout (ARCHITECTURE.md): ``args/`` is what a user writes, ``render/`` what is rendered,
 ``registration/`` what talks to the platform; the modules here are the glue on top.
 """
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .connector_component import ConnectorComponent, validate_args
     from .proxy_component import ProxyComponent, validate_proxy_args
     from .registration.resource import Registration
+    from .workload_component import Prepared
 
 _WHERE = {
     "ConnectorArgs": ".args.connector_spec",
@@ -34,6 +35,7 @@ _WHERE = {
     "validate_proxy_args": ".proxy_component",
     "Registration": ".registration.resource",
     "InvalidArgumentsError": ".args.problems",
+    "Prepared": ".workload_component",
 }
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "ConnectorEntry",
     "ConnectorSpec",
     "InvalidArgumentsError",
+    "Prepared",
     "ProxyArgs",
     "ProxyComponent",
     "ProxyEntry",

@@ -3,7 +3,7 @@ registration with the platform."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
@@ -14,11 +14,11 @@ from .args.connector_spec import ConnectorArgs
 from .children import retains
 from .connector_registration import create_registration, registration_route
 from .outputs import from_rendered
-from .reference_reader import ClusterReader, ReferenceReader
+from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, resolve_references
 from .registration import inputs
 from .tokens import CONNECTOR
-from .workload_component import WorkloadComponent, labelled
+from .workload_component import Prepared, WorkloadComponent, labelled
 
 TYPE_TOKEN = CONNECTOR
 
@@ -50,37 +50,19 @@ class ConnectorComponent(WorkloadComponent):
         name: str,
         args: ConnectorArgs | Mapping[str, Any],
         opts: pulumi.ResourceOptions | None = None,
-        *,
-        references: ResolvedReferences | None = None,
-        reference_reader: ReferenceReader | None = None,
-        kubeconfig: str | None = None,
-        kube_context: str | None = None,
-        label: str | None = None,
-        secret_inputs: Collection[str] = (),
-        registration_type: Callable[..., pulumi.CustomResource] | None = None,
-        route: str | pulumi.Output[str] | None = None,
+        prepared: Prepared | None = None,
     ) -> None:
-        """``label`` is how messages name this connector (default ``connector "<name>"``).
-
-        ``references`` are the already-resolved referenced objects (the program resolves every
-        connector's before creating any); otherwise they are read with ``reference_reader``, by
-        default from the cluster that ``kubeconfig`` (a path or its content) and ``kube_context``
-        name, else the ambient one, before anything is registered. The same cluster
-        configuration gives the credentials of the registration's API-server proxy route;
-        ``route`` is that route when already decided (the program decides every connector's first).
-
-        ``secret_inputs``: top-level arguments (snake_case) that held a secret somewhere inside
-        (a caller in another language marks values, not fields, secret): the objects rendered
-        from them, or the registration's inputs, are then secret in state.
-        ``registration_type``: the resource the registration is (the component package serves
-        its own, so that no Python dynamic provider is needed in other languages)."""
-        label = label or f'connector "{name}"'
+        """Validates ``args``, reads the objects it references and decides its registration's
+        route, before anything is created; ``prepared`` holds what the caller decided already."""
+        given = prepared or Prepared()
+        label = given.label or f'connector "{name}"'
+        kubeconfig, kube_context, secret_inputs = given.kubeconfig, given.kube_context, given.secret_inputs
         with labelled(label):
             connector = validate_args(args)
-            reader = reference_reader or ClusterReader(kubeconfig, kube_context)
+            references = given.references
             if references is None:
-                references = resolve_connector_references(connector, reader)
-            reg = connector.registration
+                references = resolve_connector_references(connector, given.reader())
+            reg, route = connector.registration, given.route
             if reg is not None and route is None:
                 route = registration_route(reg, kubeconfig, kube_context, label)
         super().__init__(TYPE_TOKEN, name, None, opts)
@@ -99,7 +81,7 @@ class ConnectorComponent(WorkloadComponent):
                 secret_inputs=secret_inputs,
                 depends_on=[built.resources["deployment"]],
                 label=label,
-                resource=registration_type,
+                resource=given.registration_type,
                 retain_on_delete=retains(opts),
             )
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))

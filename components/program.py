@@ -28,6 +28,7 @@ from .references import ResolvedReferences, heading_of
 from .registration.resource import start_provider_early
 from .secret_config import secret_fields
 from .stack_config import StackSettings, kubernetes_provider, namespaces, read_list_config, reference_reader, stack_settings
+from .workload_component import Prepared
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
 
@@ -222,10 +223,7 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     secret, proxy_secret = secret_fields("connectors", len(entries)), secret_fields("proxies", len(proxies))
 
     def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
-        return ConnectorComponent(
-            name,
-            args,
-            opts,
+        prepared = Prepared(
             label=label,
             references=references[index],
             secret_inputs=secret[index],
@@ -233,11 +231,11 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
             kubeconfig=settings.kubeconfig,
             kube_context=settings.context,
         )
+        return ConnectorComponent(name, args, opts, prepared)
 
     def proxy(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ProxyComponent:
-        return ProxyComponent(
-            name, args, opts, label=label, references=proxy_references[index], secret_inputs=proxy_secret[index]
-        )
+        prepared = Prepared(label=label, references=proxy_references[index], secret_inputs=proxy_secret[index])
+        return ProxyComponent(name, args, opts, prepared)
 
     export_outputs("connectors", entries, create_components("connectors", entries, connector_args, base, created, connector))
     proxy_outputs = create_components("proxies", proxies, proxy_args, base, created, proxy)

@@ -7,7 +7,7 @@ config checksum, so editing it rolls the pods.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
@@ -15,11 +15,11 @@ import pulumi
 from .args.base import validated
 from .args.proxy_spec import ProxyArgs
 from .config_token import check_config_token, token_reference
-from .reference_reader import ClusterReader, ReferenceReader
+from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, read_data, resolve_references
 from .render.proxy import endpoints
 from .tokens import PROXY
-from .workload_component import WorkloadComponent, labelled
+from .workload_component import Prepared, WorkloadComponent, labelled
 
 TYPE_TOKEN = PROXY
 
@@ -50,21 +50,17 @@ class ProxyComponent(WorkloadComponent):
         name: str,
         args: ProxyArgs | Mapping[str, Any],
         opts: pulumi.ResourceOptions | None = None,
-        *,
-        references: ResolvedReferences | None = None,
-        reference_reader: ReferenceReader | None = None,
-        kubeconfig: str | None = None,
-        kube_context: str | None = None,
-        label: str | None = None,
-        secret_inputs: Collection[str] = (),
+        prepared: Prepared | None = None,
     ) -> None:
-        """As ``ConnectorComponent``: ``references`` already resolved by the program, or read
-        now with ``reference_reader`` (default: the cluster ``kubeconfig``/``kube_context`` name)."""
-        label = label or f'proxy "{name}"'
+        """As ``ConnectorComponent`` (a proxy registers nothing: ``prepared``'s route and
+        registration type are not read)."""
+        given = prepared or Prepared()
+        label, secret_inputs = given.label or f'proxy "{name}"', given.secret_inputs
         with labelled(label):
             proxy = validate_proxy_args(args)
+            references = given.references
             if references is None:
-                references = resolve_proxy_references(proxy, reference_reader or ClusterReader(kubeconfig, kube_context))
+                references = resolve_proxy_references(proxy, given.reader())
         super().__init__(TYPE_TOKEN, name, None, opts)
         self.build(name, proxy, references, secret_inputs, opts)
         health, api = endpoints(proxy.name, proxy.namespace)

@@ -7,7 +7,7 @@ by the arguments' kind (``render.render_workload``)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +19,7 @@ from .args.workloads import WorkloadArgs
 from .children import create_children, retains
 from .config_checksum import checksum_input
 from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
+from .reference_reader import ClusterReader, ReferenceReader
 from .references import ResolvedReferences
 from .render import optional_kinds, render_workload
 from .render.objects import KINDS, ObjectKind, RenderedWorkload
@@ -31,6 +32,35 @@ def labelled(label: str) -> Iterator[None]:
         yield
     except InvalidArgumentsError as error:
         raise error.about(label) from None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What a component otherwise finds out itself, decided beforehand by its caller: the program
+    reads every entry's referenced objects and decides every registration's route before it
+    creates any component; the component package brings its own registration resource; a
+    library user may name the cluster that referenced objects are read from."""
+
+    label: str | None = None
+    """How messages name the workload (default ``connector "<name>"`` or ``proxy "<name>"``)."""
+    references: ResolvedReferences | None = None
+    """The referenced objects, already read; None: read now with ``reference_reader``."""
+    reference_reader: ReferenceReader | None = None
+    """Where referenced objects are read; None: the cluster ``kubeconfig`` and ``kube_context``
+    name (a path or a kubeconfig's content), else the ambient one."""
+    kubeconfig: str | None = None
+    kube_context: str | None = None
+    secret_inputs: Collection[str] = ()
+    """Top-level arguments (snake_case) that held a secret somewhere inside (a caller in another
+    language marks values, not fields, secret): what is made from them is secret in state."""
+    route: str | pulumi.Output[str] | None = None
+    """The registration's route, when already decided; None: decided now."""
+    registration_type: Callable[..., pulumi.CustomResource] | None = None
+    """The registration's resource (the component package serves its own, so that no Python
+    dynamic provider is needed in other languages); None: the dynamic ``Registration``."""
+
+    def reader(self) -> ReferenceReader:
+        return self.reference_reader or ClusterReader(self.kubeconfig, self.kube_context)
 
 
 @dataclass(frozen=True)

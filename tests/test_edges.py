@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from components import ConnectorComponent, InvalidArgumentsError, validate_args
 from components.program import connectors_program, parse_connectors
+from components.workload_component import Prepared
 
 from .conftest import SAMPLE_STACKS, stack_connectors
 from .mocks import RecordingMocks, reader_for, run
@@ -220,7 +221,7 @@ def test_an_output_platform_url_that_is_broken_fails_naming_the_connector():
                 "image": {"repository": "r", "tag": "1"},
                 "registration": {"platformUrl": pulumi.Output.from_input("http://[::1"), "name": "n", "authType": "none"},
             },
-            label="connector late",
+            prepared=Prepared(label="connector late"),
         )
         return component.registration.uuid.apply(lambda _: None)  # type: ignore[union-attr]
 

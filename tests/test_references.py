@@ -14,6 +14,7 @@ from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
 from components.reference_reader import NoCluster
 from components.render.checksum import EMPTY_CHECKSUM
+from components.workload_component import Prepared
 
 from .mocks import RecordingMocks, StaticReader, run
 
@@ -60,7 +61,7 @@ def deployment_annotation(mocks) -> str:
 
 def component_with(reader: Any, **refs: Any) -> ConnectorComponent:
     args = {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}, **refs}
-    return ConnectorComponent("demo", args, reference_reader=reader)
+    return ConnectorComponent("demo", args, prepared=Prepared(reference_reader=reader))
 
 
 def test_named_references_are_read_hashed_and_stamped():

@@ -26,6 +26,7 @@ from ..proxy_component import ProxyComponent
 from ..reference_reader import ClusterReader, NoCluster, ReferenceReader
 from ..tokens import CONNECTOR as CONNECTOR_TYPE
 from ..tokens import PROXY as PROXY_TYPE
+from ..workload_component import Prepared
 from . import VERSION
 from .models import PackageOptions
 from .package_registration import PackageRegistration
@@ -96,18 +97,19 @@ class ConnectorsProvider(provider.Provider):
             settled = settle(inputs)
             package, args = package_options(settled.values)
             secret = {to_snake(key) for key in settled.secret_fields}
-            common: dict[str, Any] = {
-                "reference_reader": reader_for(package),
-                "kubeconfig": package.kubeconfig,
-                "kube_context": package.kube_context,
-                "label": label,
-                "secret_inputs": secret,
-            }
+            prepared = Prepared(
+                label=label,
+                reference_reader=reader_for(package),
+                kubeconfig=package.kubeconfig,
+                kube_context=package.kube_context,
+                secret_inputs=secret,
+                registration_type=PackageRegistration,
+            )
             component: ConnectorComponent | ProxyComponent
             if resource_type == CONNECTOR_TYPE:
-                component = ConnectorComponent(name, args, options, registration_type=PackageRegistration, **common)
+                component = ConnectorComponent(name, args, options, prepared)
             elif resource_type == PROXY_TYPE:
-                component = ProxyComponent(name, args, options, **common)
+                component = ProxyComponent(name, args, options, prepared)
             else:
                 raise pulumi.InputPropertyError("type", f"unknown resource type {resource_type}")
         except InvalidArgumentsError as error:

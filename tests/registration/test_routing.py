@@ -10,6 +10,7 @@ import yaml
 from components import ConnectorComponent, InvalidArgumentsError
 from components.registration.provider import RegistrationProvider
 from components.registration.routing import RouteError, ServiceTarget, choose_route, in_cluster_target
+from components.workload_component import Prepared
 
 from ..apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
 from ..mocks import StaticReader, run
@@ -174,10 +175,10 @@ def connector_with(route: str) -> dict[str, Any]:
 def test_in_cluster_url_without_credentials_fails_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("KUBECONFIG", str(tmp_path / "absent"))
     with pytest.raises(InvalidArgumentsError) as caught:
-        run(lambda: ConnectorComponent("otpki", connector_with("auto"), reference_reader=StaticReader()))
+        run(lambda: ConnectorComponent("otpki", connector_with("auto"), prepared=Prepared(reference_reader=StaticReader())))
     assert "registration.route auto" in str(caught.value) and "no cluster credentials" in str(caught.value)
 
 
 def test_direct_forced_on_an_in_cluster_url_fails_at_once():
     with pytest.raises(InvalidArgumentsError, match=r"registration\.route is direct"):
-        run(lambda: ConnectorComponent("otpki", connector_with("direct"), reference_reader=StaticReader()))
+        run(lambda: ConnectorComponent("otpki", connector_with("direct"), prepared=Prepared(reference_reader=StaticReader())))
