@@ -15,12 +15,11 @@ from typing import Literal
 
 from .args.connector_spec import HealthCheckArgs
 from .registration.cluster_access import NoClusterCredentials, load_access
-from .registration.deadline import Deadline
 from .registration.destination import Destination, direct, through_api_server
 from .registration.errors import NoAnswer, RegistrationError, TlsRefused
 from .registration.routing import RouteError, choose_route
-from .registration.schedule import RetryPolicy
 from .registration.sending import Operation, Sender
+from .registration.settings import Deadline, RetryPolicy
 
 DEFAULT_PATHS = ("/v2/health", "/v1/health")
 SUCCESS = tuple(range(200, 300))

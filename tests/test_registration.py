@@ -12,7 +12,7 @@ from components.registration.api import REGISTER_PATH, PlatformApi, request_body
 from components.registration.destination import Destination, direct
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
-from components.registration.schedule import RetryPolicy
+from components.registration.settings import RetryPolicy
 
 from .platform_double import Answer, platform_double
 from .registration_props import registration_props

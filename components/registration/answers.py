@@ -11,8 +11,8 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
-MAX_BODY = 1024 * 1024
-MAX_DEPTH = 64
+from .settings import MAX_BODY, MAX_DEPTH
+
 ACCEPTED_ENCODINGS = "gzip, deflate"
 
 

@@ -13,19 +13,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .attributes import platform_attributes
-from .deadline import Deadline
 from .destination import Destination
 from .errors import RegistrationError
 from .rules import IdentifierError, checked_uuid, segment
-from .schedule import DEFAULT, RetryPolicy
 from .sending import Answer, Operation, Sender
+from .settings import DEFAULT, MAX_PAGES, MAX_RECORDS, PAGE_SIZE, Deadline, RetryPolicy
 
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
 UNKNOWN_STATUS = "unknown"
 REGISTER_PATH = "/v2/connector/register"
-MAX_PAGES = 100
-MAX_RECORDS = 10_000
-PAGE_SIZE = 100
 REGISTER_UNANSWERED = (
     "; an attempt got no answer and may have registered the connector: the next run meets status 409 and adopts "
     "the record with registration.adminCredentials (or set registration.uuid to its uuid)"

@@ -15,10 +15,10 @@ from contextlib import contextmanager
 import httpx
 
 from .answers import ACCEPTED_ENCODINGS
-from .deadline import Deadline
 from .destination import AdminCredentials, Destination, tls_context
 from .errors import RegistrationError
 from .rules import HEADER_RULE, header_value_problem
+from .settings import ATTEMPT_TIMEOUT, Deadline
 from .transport import DeadlineTransport, proxy_for
 
 PROXY_IN_CLEAR = (
@@ -26,7 +26,6 @@ PROXY_IN_CLEAR = (
     "use an https:// platformUrl, or exclude its host with NO_PROXY"
 )
 PROXY_ADMIN_REFUSED = "administrator calls cannot go through the API server's proxy: it forwards no credentials to the platform"
-ATTEMPT_TIMEOUT = 30.0
 """The longest one connect, send or read may wait, within the deadline."""
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .attributes import is_attribute_list, platform_attributes
-from .schedule import DEFAULT as _RETRY
+from .settings import DEFAULT as _RETRY
 
 
 def _camel(snake: str) -> str:

@@ -34,7 +34,7 @@ from .destination import AdminCredentials, Destination, TlsSettings, direct, thr
 from .errors import RegistrationError, warn
 from .inputs import REGISTERED_AT, STATUS, UUID
 from .rules import admin_over_http_problem, checked_uuid
-from .schedule import RetryPolicy
+from .settings import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"
@@ -215,9 +215,7 @@ class RegistrationProvider(ResourceProvider):
                 f"registration of {label(news)}: the platform cannot rename a connector or change its version in "
                 f"place; it keeps the old name and version. {REPLACE_HINT}"
             )
-        return DiffResult(
-            changes=bool(changed), replaces=replaces, stables=[UUID, REGISTERED_AT], delete_before_replace=False
-        )
+        return DiffResult(changes=bool(changed), replaces=replaces, stables=[UUID, REGISTERED_AT], delete_before_replace=False)
 
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,

@@ -21,11 +21,10 @@ import httpx
 
 from . import errors
 from .answers import BadAnswer, parse_json, read_body
-from .deadline import Deadline, Expired
 from .destination import Destination
 from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
 from .http_client import open_client
-from .schedule import DEFAULT, RetryPolicy, retry_after
+from .settings import DEFAULT, Deadline, Expired, RetryPolicy, retry_after
 from .transport import CertificateRefused, TlsFailure
 
 

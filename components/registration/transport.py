@@ -21,8 +21,8 @@ from typing import Any
 import httpcore
 import httpx
 
-from .deadline import Deadline, Expired
 from .rules import is_loopback
+from .settings import Deadline, Expired
 
 
 class TlsFailure(Exception):

@@ -188,7 +188,7 @@ def test_retry_after_is_honoured_within_the_deadline_and_never_beyond():
     waits: list[float] = []
     from components.registration.api import PlatformApi
     from components.registration.destination import direct
-    from components.registration.schedule import RetryPolicy
+    from components.registration.settings import RetryPolicy
 
     body = registered(GOOD_UUID).decode()
     with hostile_platform(sequence(answer(429, Retry_After="1"), answer(503, Retry_After="2"), json_answer(200, body))) as p:

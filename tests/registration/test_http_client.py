@@ -8,7 +8,6 @@ import stat
 
 import pytest
 
-from components.registration.deadline import Deadline
 from components.registration.destination import AdminCredentials, Destination
 from components.registration.errors import RegistrationError
 from components.registration.http_client import (
@@ -18,6 +17,7 @@ from components.registration.http_client import (
     headers_for,
     open_client,
 )
+from components.registration.settings import Deadline
 
 ENCODING = {"Accept-Encoding": "gzip, deflate"}
 

@@ -7,8 +7,8 @@ import pytest
 
 from components.registration.destination import Destination
 from components.registration.errors import RegistrationError
-from components.registration.schedule import RetryPolicy
 from components.registration.sending import Operation, Sender
+from components.registration.settings import RetryPolicy
 
 from ..hostile.platform import answer, hostile_platform, json_answer, reset, sequence
 

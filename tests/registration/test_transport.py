@@ -8,7 +8,7 @@ import ssl
 import httpx
 import pytest
 
-from components.registration.deadline import Deadline, Expired
+from components.registration.settings import Deadline, Expired
 from components.registration.transport import DeadlineTransport, proxy_for, resolve
 
 from ..hostile.platform import black_hole, hostile_platform, json_answer
