@@ -131,7 +131,8 @@ def platform_status(registration: dict[str, Any]) -> str:
     if not props.get("admin_credentials"):
         return "-"
     try:
-        record = platform_api({**props, "deadline_seconds": 20}).get(str(props[UUID]))
+        with platform_api({**props, "deadline_seconds": 20}) as api:
+            record = api.get(str(props[UUID]))
     except (RegistrationError, KeyError):
         return "unreachable"
     return record.status if record is not None else "not on the platform"

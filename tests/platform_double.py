@@ -91,6 +91,8 @@ class PlatformDouble:
     register_times: list[datetime] = field(default_factory=list)
     """When each register call arrived (UTC)."""
     calls: list[tuple[str, str]] = field(default_factory=list)
+    peers: list[int] = field(default_factory=list)
+    """The client's port of each call: calls on one connection share it."""
     """Every request as (method, path under /api)."""
     script: list[Answer] = field(default_factory=list)
     """Answers for the next register calls, in order, before the records are consulted."""
@@ -139,6 +141,8 @@ class PlatformDouble:
 
 
 class _Handler(RegisterCalls, BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as the Core's server answers
+
     double: PlatformDouble
 
     def log_message(self, *args: Any) -> None:
@@ -186,6 +190,7 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
         path = self.path.removeprefix("/api")
         body = self._body()
         double.calls.append((self.command, path))
+        double.peers.append(self.client_address[1])
         found = operation(self.command, path)
         if found is None:
             double.violations.append(f"{self.command} {path}: no such operation in the OpenAPI description")
@@ -200,10 +205,7 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
         if not self._admin(op):
             return
         if template == "/v2/connectors/list":
-            items = [r.detail() for r in list(double.records.values()) if r.uuid not in double.hidden]
-            self._answer(
-                op, 200, {"items": items, "itemsPerPage": 1000, "pageNumber": 1, "totalPages": 1, "totalItems": len(items)}
-            )
+            self._answer(op, 200, self._page(body if isinstance(body, dict) else {}))
             return
         record = double.records.get(uuid or "")
         if record is None:
@@ -241,6 +243,14 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
         else:
             double.violations.append(f"{self.command} {path}: not served by the stand-in")
             answer_json(self, 501, b"")
+
+    def _page(self, asked: dict[str, Any]) -> dict[str, Any]:
+        """The page asked for (``pageNumber`` from 1, ``itemsPerPage``), as the Core pages its list."""
+        items = [r.detail() for r in list(self.double.records.values()) if r.uuid not in self.double.hidden]
+        size, number = max(int(asked.get("itemsPerPage") or 10), 1), max(int(asked.get("pageNumber") or 1), 1)
+        pages = max(-(-len(items) // size), 1)
+        shown = items[(number - 1) * size : number * size]
+        return {"items": shown, "itemsPerPage": size, "pageNumber": number, "totalPages": pages, "totalItems": len(items)}
 
     def _request_problems(self, op: dict[str, Any], template: str, path: str, body: Any) -> bool:
         """Whether the body breaks the request schema (each problem recorded as a violation). A

@@ -6,15 +6,19 @@ path only percent-escaped; the register call carries no administrator credential
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
+
 from .attributes import platform_attributes
 from .destination import Destination
 from .errors import RegistrationError
+from .http_client import open_client
 from .rules import IdentifierError, checked_uuid, segment
 from .sending import Answer, Operation, Sender
 from .settings import DEFAULT, MAX_PAGES, MAX_RECORDS, PAGE_SIZE, Deadline, RetryPolicy
@@ -135,6 +139,28 @@ class PlatformApi:
         self.retry, self.sleep, self.clock = retry, sleep, clock
         self.deadline = Deadline(retry.deadline_seconds, clock)
         """One deadline for every call this client makes (a provider builds one per operation)."""
+        self._clients: dict[bool, httpx.Client] = {}
+        self._opened: contextlib.ExitStack | None = None
+
+    def __enter__(self) -> PlatformApi:
+        """Within ``with``, the calls of one operation share a connection per destination (with
+        and without admin credentials): a listing's pages, a register then an approve."""
+        self._opened = contextlib.ExitStack()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        opened, self._opened = self._opened, None
+        self._clients.clear()
+        if opened is not None:
+            opened.close()
+
+    def _client(self, destination: Destination, admin: bool) -> httpx.Client | None:
+        """The operation's client for this destination, opened on first use; None outside ``with``."""
+        if self._opened is None:
+            return None
+        if admin not in self._clients:
+            self._clients[admin] = self._opened.enter_context(open_client(destination, self.deadline))
+        return self._clients[admin]
 
     @property
     def is_admin(self) -> bool:
@@ -144,7 +170,8 @@ class PlatformApi:
         if admin and not self.is_admin:
             raise RegistrationError(f"{operation.what} needs administrator credentials")
         destination = self.destination if admin else self.destination.with_admin(None)
-        return Sender(destination, self.retry, self.sleep, self.clock, self.deadline).send(operation)
+        sender = Sender(destination, self.retry, self.sleep, self.clock, self.deadline)
+        return sender.send(operation, self._client(destination, admin))
 
     def register(self, body: dict[str, Any]) -> Registered:
         """POST the registration. A 409 raises ``Duplicate``; a 404 says what it may have left

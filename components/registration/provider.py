@@ -147,7 +147,10 @@ class RegistrationProvider(ResourceProvider):
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
-        api = platform_api(props)
+        with platform_api(props) as api:
+            return self._create(api, props)
+
+    def _create(self, api: PlatformApi, props: dict[str, Any]) -> CreateResult:
         adopt = props.get("adopt_uuid")
         if adopt:
             uuid, status = checked_uuid(adopt, "registration.uuid (config)"), adoption.adopted_status(api, adopt)
@@ -220,8 +223,11 @@ class RegistrationProvider(ResourceProvider):
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,
         same uuid) and a newly asked approval approves; the register endpoint is never called."""
+        with platform_api(news) as api:
+            return self._update(api, _id, olds, news)
+
+    def _update(self, api: PlatformApi, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         uuid, status = known_uuid(_id, olds), olds.get(STATUS)
-        api = platform_api(news)
         if api.is_admin and not uuid:
             uuid, status = self._found(api, olds, status)  # the record as registered: the old url
         if api.is_admin and uuid:
@@ -241,7 +247,10 @@ class RegistrationProvider(ResourceProvider):
         a record already gone counts as done. Otherwise, like the operator, leaves it."""
         if props.get("deregister_on_destroy") is not True:
             return
-        api = platform_api(props)
+        with platform_api(props) as api:
+            self._deregister(api, _id, props)
+
+    def _deregister(self, api: PlatformApi, _id: str, props: dict[str, Any]) -> None:
         if api.is_admin:
             uuid = known_uuid(_id, props) or ((own := adoption.own_record(api, props)) and own.uuid)
             if uuid:
@@ -251,7 +260,10 @@ class RegistrationProvider(ResourceProvider):
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         """Refresh: with admin credentials, the platform's status; a record gone from the
         platform is gone from the state too (an empty id), so the next ``up`` registers again."""
-        api = platform_api(props)
+        with platform_api(props) as api:
+            return self._read(api, id_, props)
+
+    def _read(self, api: PlatformApi, id_: str, props: dict[str, Any]) -> ReadResult:
         if not api.is_admin:
             return ReadResult(id_=id_, outs=props)
         if id_ == UUID_UNKNOWN:

@@ -81,10 +81,14 @@ class Sender:
     deadline: Deadline | None = None
     """Shared by every call of one operation (a create's register, list and approve); else one per call."""
 
-    def send(self, operation: Operation) -> Answer:
+    def send(self, operation: Operation, client: httpx.Client | None = None) -> Answer:
+        """``operation`` on ``client`` (its connections kept for the next call), else on a client
+        of its own, closed after it."""
         deadline = self.deadline or Deadline(self.retry.deadline_seconds, self.clock)
-        with open_client(self.destination, deadline) as client:
+        if client is not None:
             return self._send_with_retries(client, operation, deadline)
+        with open_client(self.destination, deadline) as own:
+            return self._send_with_retries(own, operation, deadline)
 
     def _send_with_retries(self, client: httpx.Client, operation: Operation, deadline: Deadline) -> Answer:
         waits = iter(self.retry.delays())

@@ -124,3 +124,17 @@ def test_a_client_certificate_the_gateway_does_not_trust_fails_at_once(tmp_path)
     )
     assert elapsed < 5, "not retried"
     assert "BEGIN" not in message and "standin" not in message
+
+
+def test_the_calls_of_one_operation_share_their_connections(double):
+    """An adoption over many pages: the register call on one connection (without admin
+    credentials), every page of the listing and the approve on another; nothing reconnects."""
+    for i in range(250):
+        double.add(f"Other-{i}", f"http://other-{i}.ilm.svc:8080")
+    double.add("X.509", URL)
+    result = RegistrationProvider().create(props(double, connector_version="v2", approve=True))
+    assert result.outs["status"] == "connected"
+    pages = [c for c in double.calls if c[0] == "POST" and c[1] != "/v2/connector/register"]
+    assert len(pages) >= 3, double.calls
+    register, *admin = double.peers
+    assert len(set(admin)) == 1 and register not in admin, (double.calls, double.peers)
