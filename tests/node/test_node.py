@@ -284,3 +284,52 @@ def test_moving_a_proxy_from_the_operator_keeps_every_pod(node, make_stack):
     stack.up()
     assert pods_and_replica_sets(node.cluster, ns) == before, "every pod kept its UID, the same ReplicaSet"
     assert changes(stack.up().summary.resource_changes) == {}
+
+
+def test_the_ingress_service_monitor_and_network_policy_are_admitted_beside_running_pods(node, make_stack):
+    """The optional kinds on the real node: the ServiceMonitor (its CRD installed as the
+    Prometheus operator installs it) and the NetworkPolicy are admitted; the Ingress is admitted
+    and its wait ends once a controller (played by the test) gives it an address, as ingress-nginx
+    would. The bridge network does not enforce the NetworkPolicy: none is required."""
+    import threading
+    import time
+
+    from pulumi import automation as auto
+
+    from ..cluster.test_cluster import install_service_monitor_crd
+
+    install_service_monitor_crd(node.cluster)
+    ns = namespaced("kinds")
+    entry = standin_connector(
+        "kinds", ns, ingress={"host": "kinds.example.com"}, metrics={"enabled": True, "serviceMonitor": {"enabled": True}}
+    )
+    stack = make_stack([entry], name="node-kinds", kubeconfig=str(node.cluster.kubeconfig))
+    stack.stack.set_config("connectors:createNamespaces", auto.ConfigValue("true"))
+    networking = client.NetworkingV1Api(node.cluster.api())
+    stop = threading.Event()
+
+    def ingress_controller() -> None:
+        while not stop.is_set():
+            try:
+                networking.patch_namespaced_ingress_status(
+                    "kinds", ns, {"status": {"loadBalancer": {"ingress": [{"ip": "127.0.0.1"}]}}}
+                )
+                return
+            except client.ApiException:
+                time.sleep(0.5)
+
+    controller = threading.Thread(target=ingress_controller, daemon=True)
+    controller.start()
+    try:
+        stack.up()
+    finally:
+        stop.set()
+        controller.join(timeout=10)
+    (pod,) = pods_of(node, ns, "kinds")
+    assert get_json(f"http://{pod.status.pod_ip}:8080/test/env")["uid"] == STANDIN_USER
+    assert networking.read_namespaced_ingress("kinds", ns).spec.rules[0].host == "kinds.example.com"
+    assert networking.read_namespaced_network_policy("kinds", ns)
+    monitors = client.CustomObjectsApi(node.cluster.api()).list_namespaced_custom_object(
+        "monitoring.coreos.com", "v1", ns, "servicemonitors"
+    )
+    assert [m["metadata"]["name"] for m in monitors["items"]] == ["kinds"]
