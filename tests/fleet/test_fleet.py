@@ -109,17 +109,20 @@ def test_a_fleet_of_12_stacks_registers_every_connector_once(project, double):
 
     first = project.run("up", "--stacks", "fleet-*", "--parallel", "4")
     assert first.returncode == 0, first.stdout + first.stderr
-    assert "12 stacks: 12 succeeded, 0 failed" in first.stdout
+    assert "12 stacks: 12 succeeded, 0 unchanged (not run), 0 failed" in first.stdout
     assert names_registered(double) == Counter({f"{s}-c{c}": 1 for s in stacks for c in range(5)})
     table = {line.split()[0]: line.split() for line in first.stdout.splitlines() if line.startswith("fleet-")}
     assert set(table) == set(stacks)
     assert all(row[1] == "succeeded" and row[-1] == "5" for row in table.values()), "5 registrations each"
 
-    rerun = project.run("up", "--stacks", "fleet-*", "--parallel", "4")
+    rerun = project.run("up", "--stacks", "fleet-*", "--parallel", "4", "--all")
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert len(double.requests) == 60, "a rerun of the fleet sends nothing"
     rows = [line.split() for line in rerun.stdout.splitlines() if line.startswith("fleet-")]
     assert all(row[1] == "succeeded" and row[2] == "none" and row[-1] == "0" for row in rows if len(row) > 3)
+    unchanged = project.run("up", "--stacks", "fleet-*", "--parallel", "4")
+    assert "12 stacks: 0 succeeded, 12 unchanged (not run), 0 failed" in unchanged.stdout, unchanged.stdout
+    assert len(double.requests) == 60
 
     for stack in stacks:
         export = project.export(stack)
@@ -137,7 +140,7 @@ def test_one_failing_stack_does_not_stop_the_others(project, double):
     project.add_stack("batch-b", [broken])
     result = project.run("up", "--stacks", "batch-*", "--parallel", "2")
     assert result.returncode == 1
-    assert "3 stacks: 2 succeeded, 1 failed" in result.stdout
+    assert "3 stacks: 2 succeeded, 0 unchanged (not run), 1 failed" in result.stdout
     assert "batch-b | " in result.stdout and "replicas" in result.stdout, "the failed stack's own message is shown"
     assert names_registered(double) == Counter({"batch-a-c0": 1, "batch-c-c0": 1})
 
