@@ -4,14 +4,14 @@ last ``up`` that ended well is not run.
 A stack's fingerprint is what decides a run's result: its settings (the stack file and the
 project file), the program's code (every file of ``components/`` and ``scripts/`` it runs, and
 the versions of the Python packages it imports), the tools (the CLI's version, the plugins
-installed), the content of each Secret and ConfigMap the last run read, and the backend's record
-of the stack's state (a ``refresh``, an import, a ``pulumi up`` from another checkout or
-language rewrites it). It is kept beside the stack's registration journal in the state backend
-(``file://``, ``postgres://``; elsewhere every stack runs), written after an ``up`` that ended
-well and removed as any run that may change the stack starts, so that a failed, cancelled or
-killed run forces the next one. ``--all``, ``--target``, ``--replace`` and ``--refresh`` always
-run. Drift in the cluster is not an input: an ``up`` without ``--refresh`` never saw it either
-(``status --check`` finds it).
+installed), the cluster it deploys to (``cluster_digest``), the content of each Secret and
+ConfigMap the last run read, and the backend's record of the stack's state (a ``refresh``, an
+import, a ``pulumi up`` from another checkout or language rewrites it). It is kept beside the
+stack's registration journal in the state backend (``file://``, ``postgres://``; elsewhere
+every stack runs), written after an ``up`` that ended well and removed as any run that may
+change the stack starts, so that a failed, cancelled or killed run forces the next one.
+``--all``, ``--target``, ``--replace`` and ``--refresh`` always run. Drift in the cluster is
+not an input: an ``up`` without ``--refresh`` never saw it either (``status --check`` finds it).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ PARTS = {
     "packages": "a Python package of the program changed version",
     "cli": "the pulumi CLI changed version",
     "plugins": "the plugins installed changed",
+    "cluster": "the cluster it deploys to changed (its kubeconfig or context)",
     "references": "a referenced Secret or ConfigMap changed",
     "state": "its state changed since (a refresh, an import, or a run from elsewhere)",
 }
@@ -94,6 +95,34 @@ def state_record(backend: str, project: str, stack: str) -> str:
     from components.registration.journal_postgres import state_record as in_postgres
 
     return in_postgres(backend, key)
+
+
+def cluster_digest(settings: dict[str, Any]) -> str:
+    """The cluster the stack deploys to, as the Kubernetes provider finds it: the stack's
+    kubeconfig (a path's content, or the content itself) and context, else the ambient
+    ``KUBECONFIG`` files or ``~/.kube/config``, or the pod's service account; nothing in render
+    mode. Any change of those files counts (a refreshed token too): a run too many, never one
+    too few."""
+    if settings.get("connectors:renderDirectory"):
+        return "render"
+    given = settings.get("connectors:kubeconfig") or settings.get("kubernetes:kubeconfig")
+    context = json.dumps(settings.get("connectors:context") or settings.get("kubernetes:context"), sort_keys=True)
+    if isinstance(given, dict):  # kept as a secret: the stack file's ciphertext stands for it
+        return digest(json.dumps(given, sort_keys=True), context)
+    if given:
+        path = pathlib.Path(str(given)).expanduser()
+        return digest(path.read_bytes() if len(str(given)) < 4096 and path.is_file() else str(given), context)
+    ambient = os.environ.get("KUBECONFIG") or str(pathlib.Path.home() / ".kube" / "config")
+    files = [pathlib.Path(p) for p in ambient.split(os.pathsep) if p]
+    return digest(*(f.read_bytes() for f in files if f.is_file()), os.environ.get("KUBERNETES_SERVICE_HOST", ""), context)
+
+
+def stack_settings(file: pathlib.Path) -> dict[str, Any]:
+    """The stack file's ``config:`` block, as written (secrets as their ciphertext)."""
+    if not file.is_file():
+        return {}
+    document = yaml.safe_load(file.read_text()) or {}
+    return dict(document.get("config") or {}) if isinstance(document, dict) else {}
 
 
 def reads_digest(reads: Mapping[str, Mapping[str, str] | None]) -> dict[str, str]:
@@ -161,6 +190,7 @@ def fingerprint(place: Place, stack: str, reads: dict[str, str]) -> dict[str, An
     settings = stack_file(place.work_dir, stack)
     return {
         "settings": digest(settings.read_bytes() if settings.is_file() else b"", (place.work_dir / PROJECT_FILE).read_bytes()),
+        "cluster": cluster_digest(stack_settings(settings)),
         "code": code_digest(),
         "packages": packages_digest(),
         "cli": ".".join(map(str, cli_version(str(place.cli.bin_dir / "pulumi")) or ())),
@@ -186,9 +216,7 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
     if entry is None:
         return "no up of it has ended well since it last changed"
     kept = json.loads(entry.matches)
-    file = stack_file(place.work_dir, options.stack)
-    settings = ((yaml.safe_load(file.read_text()) or {}).get("config") or {}) if file.is_file() else {}
-    reads = read_again(sorted(kept.get("references", {})), settings)
+    reads = read_again(sorted(kept.get("references", {})), stack_settings(stack_file(place.work_dir, options.stack)))
     if reads is None:
         return "the Secrets and ConfigMaps it references cannot be read before the run"
     try:

@@ -183,3 +183,26 @@ def test_the_fleet_runs_only_the_stacks_that_changed(file_project, double):
     second = file_project.run("up", "--stacks", "fl-*", "--parallel", "2")
     assert "3 stacks: 1 succeeded, 2 unchanged (not run), 0 failed" in second.stdout, second.stdout
     assert second.returncode == 0
+
+
+def test_the_cluster_a_stack_deploys_to_is_an_input(tmp_path, monkeypatch):
+    """Another kubeconfig, another context, or the ambient kubeconfig rewritten: another cluster,
+    as the Kubernetes provider would find it; render mode has none."""
+    from scripts.change_detection import cluster_digest
+
+    config = tmp_path / "kubeconfig"
+    config.write_text("clusters: [{name: a, cluster: {server: https://a.example:6443}}]\n")
+    given = {"connectors:kubeconfig": str(config)}
+    first = cluster_digest(given)
+    assert cluster_digest(given) == first
+    assert cluster_digest({**given, "connectors:context": "other"}) != first
+    config.write_text("clusters: [{name: b, cluster: {server: https://b.example:6443}}]\n")
+    assert cluster_digest(given) != first
+    assert cluster_digest({**given, "connectors:renderDirectory": "out"}) == "render"
+    assert cluster_digest({"kubernetes:kubeconfig": {"secure": "v1:abc"}}) != cluster_digest(
+        {"kubernetes:kubeconfig": {"secure": "v1:abd"}}
+    )
+    monkeypatch.setenv("KUBECONFIG", str(config))
+    ambient = cluster_digest({})
+    config.write_text("clusters: [{name: c, cluster: {server: https://c.example:6443}}]\n")
+    assert cluster_digest({}) != ambient
