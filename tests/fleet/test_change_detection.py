@@ -97,7 +97,9 @@ def test_an_import_of_the_state_by_the_cli_and_a_refresh_force_a_run(file_projec
 def test_a_failed_run_forces_the_next_and_a_change_of_the_code_forces_a_run(file_project, double, tmp_path):
     file_project.add_stack("code", [connector("code", 0, double.url)])
     up(file_project, "--stack", "code")
-    file_project.add_stack("code", [connector("code", 0, double.url), connector("code", 1, "http://127.0.0.1:9", deadlineSeconds=3)])
+    file_project.add_stack(
+        "code", [connector("code", 0, double.url), connector("code", 1, "http://127.0.0.1:9", deadlineSeconds=3)]
+    )
     failed = file_project.run("up", "--stack", "code")
     assert failed.returncode != 0
     file_project.add_stack("code", [connector("code", 0, double.url)])
