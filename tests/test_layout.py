@@ -145,3 +145,9 @@ def test_every_module_of_a_package_has_its_test_module_in_its_mirror(package):
         if p.stem != "__init__" and not (ROOT / "tests" / package / f"test_{p.stem}.py").exists()
     ]
     assert untested == []
+
+
+def test_the_front_pages_keep_their_size():
+    """The README is the user's front page; ARCHITECTURE.md a newcomer's map."""
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 320
+    assert len((ROOT / "ARCHITECTURE.md").read_text().splitlines()) <= 150
