@@ -20,8 +20,6 @@ from .registration import inputs
 from .tokens import CONNECTOR
 from .workload_component import Prepared, WorkloadComponent, labelled
 
-TYPE_TOKEN = CONNECTOR
-
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
@@ -65,7 +63,7 @@ class ConnectorComponent(WorkloadComponent):
             reg, route = connector.registration, given.route
             if reg is not None and route is None:
                 route = registration_route(reg, kubeconfig, kube_context, label)
-        super().__init__(TYPE_TOKEN, name, None, opts)
+        super().__init__(CONNECTOR, name, None, opts)
         built = self.build(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
         self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
         self.registration = None

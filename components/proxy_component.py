@@ -21,8 +21,6 @@ from .render.proxy import endpoints
 from .tokens import PROXY
 from .workload_component import Prepared, WorkloadComponent, labelled
 
-TYPE_TOKEN = PROXY
-
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
@@ -61,7 +59,7 @@ class ProxyComponent(WorkloadComponent):
             references = given.references
             if references is None:
                 references = resolve_proxy_references(proxy, given.reader())
-        super().__init__(TYPE_TOKEN, name, None, opts)
+        super().__init__(PROXY, name, None, opts)
         self.build(name, proxy, references, secret_inputs, opts)
         health, api = endpoints(proxy.name, proxy.namespace)
         self.endpoint = pulumi.Output.from_input(health)

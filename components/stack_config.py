@@ -10,6 +10,7 @@ objects come from one cluster; both set to different values is refused.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,14 +34,26 @@ class StackSettings:
     """Registrations are left out (the main command's ``render``)."""
 
 
-def _either(config: pulumi.Config, kubernetes: pulumi.Config, key: str) -> str | None:
-    ours, theirs = config.get(key), kubernetes.get(key)
+def chosen(ours: Any, theirs: Any, key: str) -> Any:
+    """``connectors:<key>`` or ``kubernetes:<key>``, whichever is set (both when equal); two
+    different values are refused."""
     if ours and theirs and ours != theirs:
         raise InvalidArgumentsError(
             [f"connectors:{key} and kubernetes:{key} are both set, to different values: set one of them"],
             heading="invalid stack settings",
         )
     return ours or theirs
+
+
+def _either(config: pulumi.Config, kubernetes: pulumi.Config, key: str) -> str | None:
+    return chosen(config.get(key), kubernetes.get(key), key)  # type: ignore[no-any-return]
+
+
+def cluster_of(settings: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The kubeconfig and context a stack file's ``config:`` block names, by the rule the
+    program reads them with (for the main command's own reads, before the program runs)."""
+    kubeconfig = chosen(settings.get("connectors:kubeconfig"), settings.get("kubernetes:kubeconfig"), "kubeconfig")
+    return kubeconfig, chosen(settings.get("connectors:context"), settings.get("kubernetes:context"), "context")
 
 
 def _flag(config: pulumi.Config, key: str) -> bool:

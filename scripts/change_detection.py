@@ -27,8 +27,10 @@ from typing import Any
 
 import yaml
 
+from components.args.problems import InvalidArgumentsError
 from components.reference_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal
+from components.stack_config import cluster_of
 from components.stack_files import PROJECT_FILE, stack_file
 from scripts.pulumi_cli import Cli, cli_version
 from scripts.runs import RunOptions
@@ -105,8 +107,8 @@ def cluster_digest(settings: dict[str, Any]) -> str:
     too few."""
     if settings.get("connectors:renderDirectory"):
         return "render"
-    given = settings.get("connectors:kubeconfig") or settings.get("kubernetes:kubeconfig")
-    context = json.dumps(settings.get("connectors:context") or settings.get("kubernetes:context"), sort_keys=True)
+    given, context_given = cluster_of(settings)
+    context = json.dumps(context_given, sort_keys=True)
     if isinstance(given, dict):  # kept as a secret: the stack file's ciphertext stands for it
         return digest(json.dumps(given, sort_keys=True), context)
     if given:
@@ -161,11 +163,9 @@ def read_again(keys: list[str], settings: dict[str, Any]) -> dict[str, Mapping[s
     None when they cannot be read before the run (a kubeconfig kept as a secret, no cluster)."""
     if not keys:
         return {}
-    given = [settings.get(f"{ns}:{key}") for key in ("kubeconfig", "context") for ns in ("connectors", "kubernetes")]
-    if any(isinstance(value, dict) for value in given):
+    kubeconfig, context = cluster_of(settings)
+    if isinstance(kubeconfig, dict) or isinstance(context, dict):
         return None
-    kubeconfig = settings.get("connectors:kubeconfig") or settings.get("kubernetes:kubeconfig")
-    context = settings.get("connectors:context") or settings.get("kubernetes:context")
     reader = ClusterReader(kubeconfig, context)
     try:
         return {key: reader.read(reference_of(key)) for key in keys}
@@ -216,13 +216,15 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
     if entry is None:
         return "no up of it has ended well since it last changed"
     kept = json.loads(entry.matches)
-    reads = read_again(sorted(kept.get("references", {})), stack_settings(stack_file(place.work_dir, options.stack)))
-    if reads is None:
-        return "the Secrets and ConfigMaps it references cannot be read before the run"
     try:
+        reads = read_again(sorted(kept.get("references", {})), stack_settings(stack_file(place.work_dir, options.stack)))
+        if reads is None:
+            return "the Secrets and ConfigMaps it references cannot be read before the run"
         now = fingerprint(place, options.stack, reads_digest(reads))
     except journal.JournalError:
         return "the backend's record of its state could not be read"
+    except InvalidArgumentsError:
+        return "its settings are refused (the run says why)"
     changed = [part for part in PARTS if now.get(part) != kept.get(part)]
     return PARTS[changed[0]] if changed else None
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.args.problems import InvalidArgumentsError
 from components.registration.provider import FILL_THE_UUID, UUID_UNKNOWN
 from components.tokens import COMPONENTS
 from scripts.engine_messages import cli_error
@@ -101,6 +102,9 @@ def check(options: RunOptions) -> int:
     except auto.CommandError as error:
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
         return 1
+    except InvalidArgumentsError as error:
+        print(f"deploy.py: stack {options.stack}: {error}")
+        return 2
     report(options, problems, f"stack {options.stack}: {len(problems) or 'no'} problems")
     return 1 if problems else 0
 

@@ -14,11 +14,13 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.args.problems import InvalidArgumentsError
 from components.live_health import Health, probe_health
 from components.program import parse_connectors, resource_names
 from components.registration.inputs import STATUS, UUID
 from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
+from components.stack_config import cluster_of
 from components.tokens import COMPONENTS
 from scripts.engine_messages import cli_error
 from scripts.runs import RunOptions
@@ -172,10 +174,7 @@ def observe(options: RunOptions) -> tuple[Any, Live]:
     config = {key: value.value for key, value in stack.get_all_config().items()}
     rows, deployments = rows_of(resources)
     render_mode = bool(config.get("connectors:renderDirectory"))
-    cluster = (
-        config.get("connectors:kubeconfig") or config.get("kubernetes:kubeconfig"),
-        config.get("connectors:context") or config.get("kubernetes:context"),
-    )
+    cluster = cluster_of(config)
     ready = {} if render_mode else ready_replicas(deployments, *cluster)
     registrations = {r.get("parent"): r for r in resources if r["type"] in REGISTRATIONS}
     components = [r for r in resources if r["type"] in COMPONENTS]
@@ -197,6 +196,9 @@ def status(options: RunOptions) -> int:
     except auto.CommandError as error:
         print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
         return 1
+    except InvalidArgumentsError as error:
+        print(f"deploy.py: stack {options.stack}: {error}")
+        return 2
     print_table(live.rows)
     if live.cluster_unreachable:
         print("(the cluster could not be reached: ready replicas and health unknown)")

@@ -13,7 +13,7 @@ import pulumi
 
 from ..registration import inputs
 from ..registration.resource import secret_where_always
-from ..tokens import REGISTRATION as TYPE_TOKEN
+from ..tokens import REGISTRATION
 
 TO_PACKAGE = {**{i.python: i.package for i in inputs.TABLE}, **{o.python: o.package for o in inputs.OUTPUTS}}
 FROM_PACKAGE = {package: python for python, package in TO_PACKAGE.items()}
@@ -44,7 +44,7 @@ class PackageRegistration(pulumi.CustomResource):
         )
         # Under the package's names already: the SDK applies a translator to nested keys too (an
         # attribute's content would be renamed), so only the outputs are translated back.
-        super().__init__(TYPE_TOKEN, resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
+        super().__init__(REGISTRATION, resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
 
     def translate_output_property(self, prop: str) -> str:
         return OUTPUT_NAMES.get(prop, prop)

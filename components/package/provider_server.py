@@ -42,7 +42,8 @@ from ..registration import errors, inputs, journal
 from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
 from ..registration.provider_host import THREADS
-from .package_registration import FROM_PACKAGE, TYPE_TOKEN, from_package, to_package
+from ..tokens import REGISTRATION
+from .package_registration import FROM_PACKAGE, from_package, to_package
 
 __all__ = ["GRPC_OPTIONS", "PackageServicer", "Resolved", "Unknown", "resolved", "serve", "unknown_output"]
 
@@ -125,7 +126,7 @@ class PackageServicer(ProviderServicer):
 
     @staticmethod
     def _ours(request: Any) -> None:
-        if request.type and request.type != TYPE_TOKEN:
+        if request.type and request.type != REGISTRATION:
             raise ValueError(f"unknown resource type {request.type}")
 
     async def Check(self, request: Any, context: Any) -> Any:
