@@ -13,13 +13,14 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from .outputs import from_rendered
-from .render.objects import REQUIRED_KINDS, Obj, ObjectKind, OptionalKind, RenderedWorkload, stamp_checksum
+from .render.objects import API_TYPES, REQUIRED_KINDS, Obj, ObjectKind, OptionalKind, RenderedWorkload, stamp_checksum
 
 Factory = Callable[..., pulumi.CustomResource]
 
 
 def _service_monitor(name: str, **parts: Any) -> pulumi.CustomResource:
-    return k8s.apiextensions.CustomResource(name, api_version="monitoring.coreos.com/v1", kind="ServiceMonitor", **parts)
+    api_version, kind = API_TYPES["service_monitor"]  # a custom resource: its type is the rendered one
+    return k8s.apiextensions.CustomResource(name, api_version=api_version, kind=kind, **parts)
 
 
 RESOURCES: dict[ObjectKind, Factory] = {

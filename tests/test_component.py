@@ -147,3 +147,20 @@ def test_component_imported_by_another_program_with_outputs_as_inputs():
     assert template["metadata"]["labels"]["tier"] == "gold"
     assert template["spec"]["containers"][0]["image"] == "r.example/team:2.0.0"
     assert "podAntiAffinity" in template["spec"]["affinity"]
+
+
+def test_each_kinds_resource_is_the_api_type_its_objects_are_rendered_with():
+    """``render.objects.API_TYPES`` writes each object's apiVersion and kind; the resource
+    ``children.RESOURCES`` makes of it is that very type."""
+    import inspect
+
+    from components.children import RESOURCES
+    from components.render.objects import API_TYPES
+
+    for kind, (api_version, name) in API_TYPES.items():
+        source = inspect.getsource(RESOURCES[kind])
+        if kind == "service_monitor":  # a custom resource, typed from the same table
+            assert 'API_TYPES["service_monitor"]' in source
+            continue
+        token = f"kubernetes:{api_version if '/' in api_version else 'core/' + api_version}:{name}"
+        assert token in source, (kind, token)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from ..args.connector_spec import IngressArgs
 from .meta import object_meta
-from .objects import Obj
+from .objects import Obj, type_fields
 from .workload import Workload
 
 
@@ -16,8 +16,7 @@ def render_ingress(w: Workload, ingress: IngressArgs) -> Obj:
     if ingress.tls_secret_name:
         spec["tls"] = [{"hosts": [ingress.host], "secretName": ingress.tls_secret_name}]
     return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "Ingress",
+        **type_fields("ingress"),
         "metadata": object_meta(w.name, w.namespace, w.labels, ingress.annotations),
         "spec": spec,
     }

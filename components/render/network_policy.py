@@ -1,15 +1,14 @@
 from __future__ import annotations
 
 from .meta import object_meta
-from .objects import Obj
+from .objects import Obj, type_fields
 from .workload import Workload
 
 
 def render_network_policy(w: Workload) -> Obj:
     """Ingress to the workload's ports from pods of the same namespace; egress not restricted."""
     return {
-        "apiVersion": "networking.k8s.io/v1",
-        "kind": "NetworkPolicy",
+        **type_fields("network_policy"),
         "metadata": object_meta(w.name, w.namespace, w.labels),
         "spec": {
             "podSelector": {"matchLabels": dict(w.selector_labels)},

@@ -17,6 +17,25 @@ REQUIRED_KINDS: tuple[ObjectKind, ...] = ("service_account", "service", "deploym
 OPTIONAL_KINDS: tuple[OptionalKind, ...] = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
 """The kinds a workload renders only when its arguments ask."""
 KINDS: tuple[ObjectKind, ...] = (*REQUIRED_KINDS, *OPTIONAL_KINDS)
+API_TYPES: dict[ObjectKind, tuple[str, str]] = {
+    "service_account": ("v1", "ServiceAccount"),
+    "service": ("v1", "Service"),
+    "deployment": ("apps/v1", "Deployment"),
+    "pod_disruption_budget": ("policy/v1", "PodDisruptionBudget"),
+    "service_monitor": ("monitoring.coreos.com/v1", "ServiceMonitor"),
+    "network_policy": ("networking.k8s.io/v1", "NetworkPolicy"),
+    "ingress": ("networking.k8s.io/v1", "Ingress"),
+}
+"""Each kind's ``apiVersion`` and ``kind``, written into its objects here alone (the resource
+each becomes, ``children.RESOURCES``, is checked against it by a test)."""
+
+
+def type_fields(kind: ObjectKind) -> dict[str, str]:
+    """An object's ``apiVersion`` and ``kind``."""
+    api_version, name = API_TYPES[kind]
+    return {"apiVersion": api_version, "kind": name}
+
+
 """Every kind a workload renders, in the order its objects are created."""
 
 

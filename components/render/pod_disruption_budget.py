@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from ..args.blocks import PodDisruptionBudgetArgs
 from .meta import object_meta
-from .objects import Obj
+from .objects import Obj, type_fields
 from .workload import Workload
 
 
@@ -15,8 +15,7 @@ def render_pod_disruption_budget(w: Workload, pdb: PodDisruptionBudgetArgs | Non
     else:
         budget = {"minAvailable": 1}
     return {
-        "apiVersion": "policy/v1",
-        "kind": "PodDisruptionBudget",
+        **type_fields("pod_disruption_budget"),
         "metadata": object_meta(w.name, w.namespace, w.labels),
         "spec": {**budget, "selector": {"matchLabels": dict(w.selector_labels)}},
     }

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from ..args.blocks import ServiceMonitorArgs
 from .meta import object_meta
-from .objects import Obj
+from .objects import Obj, type_fields
 from .workload import Workload
 
 
@@ -14,8 +14,7 @@ def render_service_monitor(w: Workload, path: str, monitor: ServiceMonitorArgs |
     # The operator's rule: standard labels first, then the user's, which win a clash.
     extra_labels = monitor.labels if monitor is not None else {}
     return {
-        "apiVersion": "monitoring.coreos.com/v1",
-        "kind": "ServiceMonitor",
+        **type_fields("service_monitor"),
         "metadata": object_meta(w.name, w.namespace, {**w.labels, **extra_labels}),
         "spec": {
             "selector": {"matchLabels": dict(w.selector_labels)},

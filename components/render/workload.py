@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .meta import merged, object_meta
-from .objects import Obj
+from .objects import Obj, type_fields
 
 
 @dataclass(frozen=True)
@@ -172,8 +172,7 @@ def render_deployment(w: Workload) -> Obj:
     if w.strategy is not None:
         spec["strategy"] = w.strategy
     return {
-        "apiVersion": "apps/v1",
-        "kind": "Deployment",
+        **type_fields("deployment"),
         "metadata": object_meta(w.name, w.namespace, w.labels),
         "spec": spec,
     }
@@ -184,8 +183,7 @@ def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int 
     if node_port is not None:
         ports[0]["nodePort"] = node_port
     return {
-        "apiVersion": "v1",
-        "kind": "Service",
+        **type_fields("service"),
         "metadata": object_meta(w.name, w.namespace, w.labels),
         "spec": {"type": service_type, "selector": dict(w.selector_labels), "ports": ports},
     }
@@ -193,7 +191,6 @@ def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int 
 
 def render_service_account(w: Workload, annotations: dict[str, str] | None = None) -> Obj:
     return {
-        "apiVersion": "v1",
-        "kind": "ServiceAccount",
+        **type_fields("service_account"),
         "metadata": object_meta(w.service_account_name or w.name, w.namespace, w.labels, annotations),
     }
