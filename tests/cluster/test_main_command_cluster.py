@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import uuid as uuids
+from typing import Any
 
 import yaml
 from kubernetes import client
@@ -27,14 +28,20 @@ def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def test_status_reads_the_cluster_and_preview_refresh_sees_drift(cluster, tmp_path):
-    ns = namespace(cluster, f"live-{uuids.uuid4().hex[:6]}")
-    (entry,) = with_namespace(stack_connectors("minimal"), ns)
+def live_project(tmp_path: pathlib.Path, cluster: Any, entry: dict[str, Any]) -> pathlib.Path:
+    """A project folder whose stack ``live`` holds ``entry``, applied to the local cluster."""
     work = tmp_path / "project"
     (work / "stacks").mkdir(parents=True)
     (work / "Pulumi.yaml").write_text((ROOT / "Pulumi.yaml").read_text())
     config = {"connectors:kubeconfig": str(cluster.kubeconfig), "connectors:connectors": [entry]}
     (work / "stacks" / "Pulumi.live.yaml").write_text(yaml.safe_dump({"config": config}))
+    return work
+
+
+def test_status_reads_the_cluster_and_preview_refresh_sees_drift(cluster, tmp_path):
+    ns = namespace(cluster, f"live-{uuids.uuid4().hex[:6]}")
+    (entry,) = with_namespace(stack_connectors("minimal"), ns)
+    work = live_project(tmp_path, cluster, entry)
     deploy(work, "up")
 
     table = deploy(work, "status").stdout.splitlines()
@@ -61,11 +68,7 @@ def test_a_referenced_secrets_edit_alone_forces_a_run_and_its_pods_roll(cluster,
     core.create_namespaced_config_map(ns, {"metadata": {"name": "tuning"}, "data": {"LEVEL": "info"}})
     (entry,) = with_namespace(stack_connectors("minimal"), ns)
     entry["spec"] |= {"secretRefs": [{"name": "creds", "type": "env"}], "configMapRefs": [{"name": "tuning", "type": "env"}]}
-    work = tmp_path / "project"
-    (work / "stacks").mkdir(parents=True)
-    (work / "Pulumi.yaml").write_text((ROOT / "Pulumi.yaml").read_text())
-    config = {"connectors:kubeconfig": str(cluster.kubeconfig), "connectors:connectors": [entry]}
-    (work / "stacks" / "Pulumi.live.yaml").write_text(yaml.safe_dump({"config": config}))
+    work = live_project(tmp_path, cluster, entry)
     deploy(work, "up")
     apps = client.AppsV1Api(cluster.api())
 
