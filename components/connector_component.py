@@ -14,6 +14,7 @@ from .args.connector_spec import ConnectorArgs
 from .children import retains
 from .connector_registration import create_registration, registration_route
 from .outputs import from_rendered
+from .package.models import ConnectorOutputs
 from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, resolve_references
 from .registration import inputs
@@ -42,6 +43,7 @@ class ConnectorComponent(WorkloadComponent):
 
     endpoint: pulumi.Output[str]
     registration: Any
+    OUTPUTS = tuple(ConnectorOutputs.model_fields)
 
     def __init__(
         self,
@@ -86,8 +88,9 @@ class ConnectorComponent(WorkloadComponent):
         self.register_outputs(self.output_values())
 
     def output_values(self) -> dict[str, Any]:
-        """The component's outputs by their Python names."""
-        outputs: dict[str, Any] = {"endpoint": self.endpoint, **super().output_values()}
+        """The component's outputs by their Python names; ``registration`` (the resource, an
+        attribute) gives its outputs, or is left out for a connector that registers nothing."""
+        outputs = {name: getattr(self, name) for name in self.OUTPUTS if name != "registration"}
         if self.registration is not None:
             outputs["registration"] = {o.python: getattr(self.registration, o.python) for o in inputs.OUTPUTS}
         return outputs

@@ -15,6 +15,7 @@ import pulumi
 from .args.base import validated
 from .args.proxy_spec import ProxyArgs
 from .config_token import check_config_token, token_reference
+from .package.models import ProxyOutputs
 from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, read_data, resolve_references
 from .render.proxy import endpoints
@@ -42,6 +43,7 @@ class ProxyComponent(WorkloadComponent):
     endpoint: pulumi.Output[str]
     api_endpoint: pulumi.Output[str]
     observed_version: pulumi.Output[str]
+    OUTPUTS = tuple(ProxyOutputs.model_fields)
 
     def __init__(
         self,
@@ -66,15 +68,3 @@ class ProxyComponent(WorkloadComponent):
         self.api_endpoint = pulumi.Output.from_input(api)
         self.observed_version = pulumi.Output.from_input(proxy.image.tag)
         self.register_outputs(self.output_values())
-
-    def output_values(self) -> dict[str, Any]:
-        """The component's outputs by their Python names."""
-        base = super().output_values()
-        return {
-            "endpoint": self.endpoint,
-            "api_endpoint": self.api_endpoint,
-            "current_image": base["current_image"],
-            "observed_version": self.observed_version,
-            "config_checksum": base["config_checksum"],
-            "children": base["children"],
-        }

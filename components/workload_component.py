@@ -111,6 +111,9 @@ class WorkloadComponent(pulumi.ComponentResource):
         self.children = from_rendered(rendered, lambda r: {kind: obj["metadata"]["name"] for kind, obj in r.by_kind().items()})
         return Built(resources, rendered)
 
+    OUTPUTS: tuple[str, ...] = ()
+    """The outputs' names: the fields of the kind's outputs model (``package.models``), declared there alone."""
+
     def output_values(self) -> dict[str, Any]:
-        """The component's outputs by their Python names."""
-        return {"current_image": self.current_image, "config_checksum": self.config_checksum, "children": self.children}
+        """The component's outputs by their Python names, each the attribute of that name."""
+        return {name: getattr(self, name) for name in self.OUTPUTS}
