@@ -28,7 +28,7 @@ export class Connector extends pulumi.ComponentResource {
     }
 
     /**
-     * The name of each Kubernetes object of the component, by kind.
+     * The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
      */
     declare public /*out*/ readonly children: pulumi.Output<{[key: string]: string}>;
     /**

@@ -32,7 +32,7 @@ export class Proxy extends pulumi.ComponentResource {
      */
     declare public /*out*/ readonly apiEndpoint: pulumi.Output<string>;
     /**
-     * The name of each Kubernetes object of the component, by kind.
+     * The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
      */
     declare public /*out*/ readonly children: pulumi.Output<{[key: string]: string}>;
     /**

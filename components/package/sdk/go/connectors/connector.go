@@ -17,7 +17,7 @@ import (
 type Connector struct {
 	pulumi.ResourceState
 
-	// The name of each Kubernetes object of the component, by kind.
+	// The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
 	Children pulumi.StringMapOutput `pulumi:"children"`
 	// The hash of the referenced Secrets and ConfigMaps stamped on the pod template.
 	ConfigChecksum pulumi.StringOutput `pulumi:"configChecksum"`
@@ -227,7 +227,7 @@ func (o ConnectorOutput) ToConnectorOutputWithContext(ctx context.Context) Conne
 	return o
 }
 
-// The name of each Kubernetes object of the component, by kind.
+// The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
 func (o ConnectorOutput) Children() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Connector) pulumi.StringMapOutput { return v.Children }).(pulumi.StringMapOutput)
 }

@@ -19,7 +19,7 @@ type Proxy struct {
 
 	// The in-cluster URL of the proxy's API port.
 	ApiEndpoint pulumi.StringOutput `pulumi:"apiEndpoint"`
-	// The name of each Kubernetes object of the component, by kind.
+	// The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
 	Children pulumi.StringMapOutput `pulumi:"children"`
 	// The hash of the config token Secret and other referenced objects stamped on the pod template.
 	ConfigChecksum pulumi.StringOutput `pulumi:"configChecksum"`
@@ -222,7 +222,7 @@ func (o ProxyOutput) ApiEndpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v *Proxy) pulumi.StringOutput { return v.ApiEndpoint }).(pulumi.StringOutput)
 }
 
-// The name of each Kubernetes object of the component, by kind.
+// The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
 func (o ProxyOutput) Children() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Proxy) pulumi.StringMapOutput { return v.Children }).(pulumi.StringMapOutput)
 }

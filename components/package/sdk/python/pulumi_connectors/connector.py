@@ -754,7 +754,7 @@ class Connector(pulumi.ComponentResource):
     @pulumi.getter
     def children(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        The name of each Kubernetes object of the component, by kind.
+        The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
         """
         return pulumi.get(self, "children")
 

@@ -703,7 +703,7 @@ class Proxy(pulumi.ComponentResource):
     @pulumi.getter
     def children(self) -> pulumi.Output[Mapping[str, _builtins.str]]:
         """
-        The name of each Kubernetes object of the component, by kind.
+        The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind.
         """
         return pulumi.get(self, "children")
 
