@@ -294,6 +294,28 @@ def test_the_package_registration_approves_before_it_edits_as_the_core_allows(ya
     ]
 
 
+def state_settles(stack: Any) -> Any:
+    """A test of the stack's checkpoint: whole and unchanged for a second. The kill then lands
+    while the engine waits on the held answer, not while it writes its file (the file backend
+    writes in place, and a checkpoint cut short is a state no run can load: the CLI's own hazard)."""
+    import time
+
+    seen: dict[str, Any] = {}
+
+    def settled() -> bool:
+        try:
+            text = stack.state_file()
+            json.loads(text)
+        except (ValueError, OSError):
+            return False
+        if seen.get("text") != text:
+            seen.update(text=text, since=time.monotonic())
+            return False
+        return bool(time.monotonic() - seen["since"] >= 1.0)
+
+    return settled
+
+
 def test_a_plain_pulumi_up_killed_while_an_answer_is_lost_registers_each_connector_once(yaml_stack, double, tmp_path):
     """A plain ``pulumi up`` of the package, SIGKILLed (the CLI and its plugins at once) after the
     platform saved a record whose answer never arrived: the next ``up`` meets a 409 for it and,
@@ -310,7 +332,8 @@ def test_a_plain_pulumi_up_killed_while_an_answer_is_lost_registers_each_connect
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    kill_when(run, lambda: double.held >= 1, timeout=300)
+    settled = state_settles(stack)
+    kill_when(run, lambda: double.held >= 1 and settled(), timeout=300)
     assert len(double.records) == 2, "both records saved, one answer lost"
     double.lose_answers_after = None
     double.released.set()
