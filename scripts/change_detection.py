@@ -186,7 +186,9 @@ class Place:
         return journal.open_journal(self.backend, f"{self.project}/{stack}") if journal.supports(self.backend) else None
 
 
-def fingerprint(place: Place, stack: str, reads: dict[str, str]) -> dict[str, Any]:
+def inputs_of(place: Place, stack: str) -> dict[str, Any]:
+    """The parts of the fingerprint a run starts from (read before it starts: an edit made while
+    it runs is not taken for one it applied)."""
     settings = stack_file(place.work_dir, stack)
     return {
         "settings": digest(settings.read_bytes() if settings.is_file() else b"", (place.work_dir / PROJECT_FILE).read_bytes()),
@@ -195,9 +197,14 @@ def fingerprint(place: Place, stack: str, reads: dict[str, str]) -> dict[str, An
         "packages": packages_digest(),
         "cli": ".".join(map(str, cli_version(str(place.cli.bin_dir / "pulumi")) or ())),
         "plugins": plugins_digest(place.cli),
-        "references": reads,
-        "state": state_record(place.backend, place.project, stack),
     }
+
+
+def fingerprint(place: Place, stack: str, reads: dict[str, str], before: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The whole fingerprint: the inputs (``before``, or read now), the referenced objects' digests
+    and the backend's record of the stack."""
+    inputs = before if before is not None else inputs_of(place, stack)
+    return {**inputs, "references": reads, "state": state_record(place.backend, place.project, stack)}
 
 
 def always_runs(options: RunOptions) -> bool:
@@ -230,19 +237,26 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
 
 
 def forget(place: Place, stack: str) -> None:
-    """As a run that may change the stack starts: until it ends well, the next one runs."""
+    """As a run that may change the stack starts: until it ends well, the next one runs. A
+    fingerprint that cannot be removed stops the run (``journal.JournalError``): left in place it
+    could skip the next one."""
     store = place.store(stack)
-    if store is not None:
+    if store is None:
+        return
+    try:
         store.remove(KEY)
+    except OSError as error:
+        raise journal.JournalError(f"the stack's fingerprint could not be removed ({type(error).__name__})") from None
 
 
 def remember(place: Place, stack: str, recorder: Recorder) -> None:
-    """After an ``up`` that ended well (its state saved)."""
+    """After an ``up`` that ended well (its state saved). Its inputs are read then: the run's own
+    writes to the stack file (a new stack's salt) are in them."""
     store = place.store(stack)
     if store is None:
         return
     try:
         kept = fingerprint(place, stack, reads_digest(recorder.reads))
         store.put(KEY, journal.Entry("", STATUS, json.dumps(kept, sort_keys=True)))
-    except journal.JournalError as error:
-        print(f"warning: {error}: the next up of stack {stack} runs in full")
+    except (journal.JournalError, OSError, ImportError, InvalidArgumentsError, TypeError) as error:
+        print(f"warning: the fingerprint of stack {stack} was not kept ({type(error).__name__}): its next up runs in full")

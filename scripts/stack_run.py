@@ -227,7 +227,8 @@ class Run:
         self.report.changes = without_same(result.summary.resource_changes)
         if with_journal:
             self.report.registrations = clear_journal(self.options)
-        change_detection.remember(self.place, self.options.stack, self.recorder)
+        if not self.options.target:  # a targeted up applied only part of the stack: the next up runs
+            change_detection.remember(self.place, self.options.stack, self.recorder)
 
     def refresh(self) -> None:
         change_detection.forget(self.place, self.options.stack)
@@ -275,6 +276,9 @@ def run(options: RunOptions, report: RunReport) -> int:
             getattr(operation, options.operation)()
         except auto.CommandError:
             return interrupted.exit_code or 1
+        except journal.JournalError as error:
+            print(f"deploy.py: stack {options.stack}: {error}; nothing was run", file=sys.stderr)
+            return 1
     report.result = "succeeded"
     return 0
 

@@ -45,6 +45,8 @@ def test_an_unchanged_stack_is_not_run_sends_nothing_and_leaves_its_state_as_it_
     assert SKIPPED not in forced and "Updating" in forced
     urn = next(line for line in file_project.run("urns", "--stack", "calm").stdout.splitlines() if "Registration" in line)
     assert SKIPPED not in up(file_project, "--stack", "calm", "--target", urn)
+    after_target = up(file_project, "--stack", "calm")
+    assert "runs: no up of it has ended well since it last changed" in after_target, "a targeted up applied only part"
     from scripts.change_detection import always_runs
     from scripts.runs import RunOptions
 

@@ -35,7 +35,9 @@ def test_entries_per_stack_in_their_own_table(postgres):
     prod.put("other", Entry("u3", "s", "m"))
     assert prod.clear() == 2
     assert prod.get("k") is None and prod.get("other") is None
-    rows = postgres.psql("SELECT count(*) FROM connector_registration_journal WHERE stack IN ('connectors/dev', 'connectors/prod')")
+    rows = postgres.psql(
+        "SELECT count(*) FROM connector_registration_journal WHERE stack IN ('connectors/dev', 'connectors/prod')"
+    )
     assert rows.stdout.strip() == "0"
 
 
