@@ -113,7 +113,12 @@ def test_5xx_until_deadline_says_status_attempts_and_deadline():
             RegistrationProvider().create(props(double.url, deadline_seconds=3))
     message = str(caught.value)
     assert message.startswith("registration failed with status 500 after")
-    assert f"after {len(double.requests)} attempts" in message
+    # The deadline may cut the last attempt after it left and before the platform read it (a kept
+    # connection sends at once): the client counts it, the platform never saw it.
+    attempts = int(message.split(" after ", 1)[1].split(" attempts", 1)[0])
+    assert attempts in (len(double.requests), len(double.requests) + 1), (attempts, len(double.requests))
+    if attempts == len(double.requests) + 1:
+        assert "an attempt got no answer" in message
     assert LEAK not in message and SECRET not in message
 
 
