@@ -6,7 +6,6 @@ message saying what to install."""
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -14,6 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from importlib.metadata import version
 
+from components.registration import journal
 from scripts.engine_tools import ToolsUnavailable, tools_bin
 
 MINIMUM = (3, 274, 0)
@@ -72,11 +72,4 @@ def find_cli() -> Cli:
 def logged_in_backend(cli: Cli) -> str | None:
     """The backend the user's own CLI is logged in to (``pulumi login``), from the user's
     ``PULUMI_HOME``; None for the built CLI, or when not logged in."""
-    if cli.built:
-        return None
-    home = pathlib.Path(os.environ.get("PULUMI_HOME") or pathlib.Path.home() / ".pulumi")
-    try:
-        current = json.loads((home / "credentials.json").read_text()).get("current")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return current if isinstance(current, str) and current else None
+    return None if cli.built else journal.logged_in_backend()

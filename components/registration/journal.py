@@ -126,7 +126,7 @@ def logged_in_backend() -> str | None:
         current = json.loads((home / "credentials.json").read_text()).get("current")
     except (OSError, ValueError, AttributeError):
         return None
-    return current if isinstance(current, str) else None
+    return current if isinstance(current, str) and current else None
 
 
 def file_backend_root(backend_url: str) -> pathlib.Path:
