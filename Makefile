@@ -6,9 +6,10 @@ ARGS ?=
 .PHONY: venv tools package up preview refresh destroy urns cancel status test lint bench
 
 venv: .venv/.installed
-.venv/.installed: requirements.txt requirements-dev.txt
+.venv/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	python3 -m venv .venv
 	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .   # the `connectors` command in .venv/bin
 	touch $@
 
 tools:
@@ -20,7 +21,7 @@ package: venv
 
 # The pulumi CLI on PATH (v3.274.0 or newer) when there is one; else scripts/install-tools builds it.
 up preview refresh destroy urns cancel status: venv
-	$(PY) scripts/deploy.py $@ --stack $(STACK) $(ARGS)
+	$(PY) -m components.command $@ --stack $(STACK) $(ARGS)
 
 test: venv
 	$(PY) -m pytest

@@ -2,8 +2,8 @@
 (every key and field: type, default, allowed values, rule) and ``docs/stack-config.schema.json``
 (a JSON Schema of ``stacks/Pulumi.*.yaml`` for an editor's YAML language server).
 
-    python scripts/config_reference.py           # write both
-    python scripts/config_reference.py --check   # exit 1 when the committed files are stale
+    python -m scripts.config_reference           # write both
+    python -m scripts.config_reference --check   # exit 1 when the committed files are stale
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ import types
 import typing
 from typing import Any, Literal
 
+from pydantic import AfterValidator, BaseModel, WithJsonSchema
+from pydantic.fields import FieldInfo
+
+from components.args.connector_spec import ConnectorEntry
+from components.args.proxy_spec import ProxyEntry
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from pydantic import AfterValidator, BaseModel, WithJsonSchema  # noqa: E402
-from pydantic.fields import FieldInfo  # noqa: E402
-
-from components.args.connector_spec import ConnectorEntry  # noqa: E402
-from components.args.proxy_spec import ProxyEntry  # noqa: E402
 
 DOCS = ROOT / "docs"
 SCHEMA_FILE = DOCS / "stack-config.schema.json"
@@ -225,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     stale = [path for path, text in generated.items() if not path.exists() or path.read_text() != text]
     if check:
         for path in stale:
-            print(f"{path.relative_to(ROOT)} is stale: run python scripts/config_reference.py", file=sys.stderr)
+            print(f"{path.relative_to(ROOT)} is stale: run python -m scripts.config_reference", file=sys.stderr)
         return 1 if stale else 0
     for path, text in generated.items():
         path.write_text(text)

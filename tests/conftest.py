@@ -3,6 +3,7 @@ from __future__ import annotations
 import pathlib
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -17,7 +18,9 @@ from .platform_double import PlatformDouble, platform_double
 from .skipping import ROOT, unavailable
 from .yaml_stacks import YamlStack
 
-__all__ = ["ROOT", "unavailable"]
+__all__ = ["MAIN_COMMAND", "ROOT", "unavailable"]
+MAIN_COMMAND = [sys.executable, "-m", "components.command"]
+"""The main command as ``make up`` runs it (``connectors`` once the library is installed)."""
 DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
 

@@ -21,10 +21,11 @@ from typing import Any
 import yaml
 from pulumi import automation as auto
 
+from components.command.pulumi_cli import ToolsUnavailable, tools_bin
+from components.command.sdk_inline_server import report_run_errors_once
+from components.command.workspace import create_inline_stack, engine_env
 from components.program import connectors_program
 from components.stack_files import file_name
-from scripts.engine_tools import ToolsUnavailable, create_inline_stack, engine_env, tools_bin
-from scripts.sdk_inline_server import report_run_errors_once
 
 from .skipping import unavailable
 

@@ -21,7 +21,7 @@ def validator() -> jsonschema.Draft202012Validator:
 
 
 def test_the_committed_reference_and_schema_are_the_models():
-    assert config_reference.main(["--check"]) == 0, "run: python scripts/config_reference.py"
+    assert config_reference.main(["--check"]) == 0, "run: python -m scripts.config_reference"
 
 
 @pytest.mark.parametrize("path", STACKS, ids=lambda p: p.name)

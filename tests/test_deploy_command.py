@@ -7,10 +7,10 @@ import json
 import pytest
 import yaml
 
-from scripts.deploy import arguments, run_options
-from scripts.pulumi_cli import Cli
-from scripts.stack_backend import LOCAL_PASSPHRASE, SettingsError, passphrase, state_backend
-from scripts.stack_run import Checkpoints, checkpoints
+from components.command.checkpoints import Checkpoints, checkpoints
+from components.command.main import arguments, run_options
+from components.command.pulumi_cli import Cli
+from components.command.stack_backend import LOCAL_PASSPHRASE, SettingsError, passphrase, state_backend
 
 FILE, POSTGRES, CLOUD = "file:///state", "postgres://u:p@h/db", "https://api.pulumi.com"
 
@@ -115,7 +115,7 @@ def test_flags_that_belong_to_other_operations_are_refused():
 def test_an_inline_run_collects_cycles_less_often_and_never_rescans_the_imported_heap():
     import gc
 
-    from scripts.stack_run import YOUNG_THRESHOLD, collect_less_often
+    from components.command.workspace import YOUNG_THRESHOLD, collect_less_often
 
     before = gc.get_threshold()
     try:

@@ -111,6 +111,27 @@ def test_the_probe_sees_a_heavy_import():
     )
 
 
+def test_nothing_of_the_library_imports_the_main_command():
+    """The main command runs the library; a program that imports the library never loads the command."""
+    outside = [p for p in modules(COMPONENTS) if COMPONENTS / "command" not in p.parents]
+    assert {str(p.relative_to(ROOT)) for p in outside if any(m.startswith("command") for m in imported(p))} == set()
+
+
+SYS_PATH_EDIT = {
+    "components/package/__main__.py": "PulumiPlugin.yaml's Python runtime runs the package's folder as a script",
+}
+
+
+def test_no_module_edits_sys_path():
+    """Everything imports as a package (``python -m``, the console script, the library installed)."""
+    edits = {
+        str(p.relative_to(ROOT))
+        for p in modules(COMPONENTS, ROOT / "scripts")
+        if "sys.path.insert" in p.read_text() or "sys.path[:]" in p.read_text()
+    }
+    assert edits == set(SYS_PATH_EDIT)
+
+
 def test_no_two_modules_share_a_stem():
     """A name says one thing: ``registration`` is the package, not also a model, a resource and a glue module."""
     stems = collections.Counter(p.stem for p in modules(COMPONENTS) if p.stem not in ("__init__", "__main__"))
@@ -131,7 +152,7 @@ def test_no_module_or_function_outgrows_its_size(path):
             assert lines <= MAX_FUNCTION_LINES, f"{node.name}: {lines} lines"
 
 
-@pytest.mark.parametrize("package", ["args", "render", "registration", "package"])
+@pytest.mark.parametrize("package", ["args", "render", "registration", "package", "command"])
 def test_each_package_says_what_it_is(package):
     doc = ast.get_docstring(ast.parse((COMPONENTS / package / "__init__.py").read_text()))
     assert doc and len(doc.splitlines()) == 2, "two lines: what the package is and what it may import"

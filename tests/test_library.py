@@ -52,6 +52,13 @@ def test_the_wheel_installs_and_imports_alone(tmp_path):
     assert not any(str(ROOT) == p or (p.startswith(f"{ROOT}/") and ".venv" not in p) for p in probe["path"])
     assert set(probe["names"]) >= {"ConnectorComponent", "ProxyComponent", "Registration", "ConnectorArgs", "ProxyArgs"}
 
+    # The main command is the wheel's console script, run outside any clone.
+    command = subprocess.run([venv / "bin" / "connectors", "--help"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert command.returncode == 0, command.stderr
+    assert command.stdout.startswith("usage: connectors ") and "--stacks PATTERN" in command.stdout
+    refused = subprocess.run([venv / "bin" / "connectors", "up"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert refused.returncode == 2 and f"no Pulumi.yaml in {tmp_path}" in refused.stderr, refused.stdout + refused.stderr
+
     checked = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "check"], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 

@@ -253,7 +253,7 @@ def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
 def test_the_secret_signature_is_the_sdks_and_written_nowhere_else():
     from pulumi.runtime import rpc
 
-    from scripts.sdk_inline_server import SECRET_KEY, SECRET_SIG
+    from components.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
     from .conftest import ROOT
 

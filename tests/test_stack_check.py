@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.stack_check import Problem, owner_of, workload_problems
-from scripts.stack_status import MISSING, Live, Row
+from components.command.stack_check import Problem, owner_of, workload_problems
+from components.command.stack_status import MISSING, Live, Row
 
 
 def live(*rows: Row, expects: set[str] = frozenset()) -> Live:

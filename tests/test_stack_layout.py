@@ -107,7 +107,7 @@ def test_the_kubernetes_providers_own_keys_choose_the_cluster_too(monkeypatch):
 
 
 def test_shards_split_the_stacks_between_runners(tmp_path):
-    from scripts.fleet import matching_stacks
+    from components.command.fleet import matching_stacks
 
     (tmp_path / "stacks").mkdir()
     for i in range(11):

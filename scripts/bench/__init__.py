@@ -7,8 +7,8 @@ real engine (Automation API inline, render mode, a ``file://`` backend in a temp
 For each size n, three variants run interleaved in the same process: the hand-written program,
 the same program with each connector's objects under a bare component (a ``ComponentResource``
 subclass: what one component per connector costs in Pulumi itself), and the component, the
-process tuned as ``deploy.py`` tunes its own (``common.run_as_deployed``: all three alike). Each
-runs preview (as ``deploy.py preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
+process tuned as ``connectors`` tunes its own (``common.run_as_deployed``: all three alike). Each
+runs preview (as ``connectors preview`` runs it, without checkpoints), first up, no-op up. Prints a table (seconds,
 the component / hand-written ratio, bare component / hand-written, component / bare component,
 seconds per connector) and writes ``<out>/bench.json`` and, when matplotlib is installed,
 ``<out>/bench.png`` (seconds against n, one line per variant and operation). Never part of
@@ -27,8 +27,8 @@ connector (Available, the engine's Deployment step done, the request). Writes
 ``<out>/ready-latency.json``.
 
 ``--split N``: one stack of N connectors against the same N as ``--split-stacks`` stacks run by
-the fleet command (``deploy.py <op> --stacks 'split-*' --parallel P``), side by side in one
-run, through ``scripts/deploy.py`` for both (the same process start-up on each side): preview
+the fleet command (``connectors <op> --stacks 'split-*' --parallel P``), side by side in one
+run, through the main command for both (the same process start-up on each side): preview
 and up, the ratio fleet / single, each side's CPU time, and the floor: the single stack's CPU
 time spread over every core, against its wall time (a split can beat it only by doing less work
 in all, as ``up`` does: its checkpoints cost the square of a stack's size). State in

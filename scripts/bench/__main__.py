@@ -7,9 +7,6 @@ import os
 import pathlib
 import sys
 
-if __package__ in (None, ""):
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
-
 from scripts import bench
 from scripts.bench.common import ROOT
 

@@ -40,7 +40,7 @@ def timed(operation: Callable[[], Any]) -> float:
 
 def inline_stack(name: str, program: Callable[[], None], folder: pathlib.Path, env: dict[str, str]) -> Any:
     """A new stack of an inline program, its work folder and ``file://`` state under ``folder``."""
-    from scripts.engine_tools import create_inline_stack
+    from components.command.workspace import create_inline_stack
 
     work, state = folder / "work", folder / "state"
     for path in (work, state):
@@ -57,7 +57,8 @@ def registering(entries: list[dict[str, Any]], platform_url: str) -> list[dict[s
 
 def engine_environment() -> dict[str, str]:
     """The engine's environment (tools built or found), also set on this process."""
-    from scripts.engine_tools import engine_env, tools_bin
+    from components.command.pulumi_cli import tools_bin
+    from components.command.workspace import engine_env
 
     env = engine_env(tools_bin(), PASSPHRASE)
     os.environ.update(env)
@@ -65,11 +66,11 @@ def engine_environment() -> dict[str, str]:
 
 
 def run_as_deployed() -> None:
-    """This process's program runs as ``deploy.py`` runs it: the cycle collector tuned and each
-    resource's stack trace cut to its source position (``scripts/stack_run``). Every variant a
+    """This process's program runs as ``connectors`` runs it: the cycle collector tuned and each
+    resource's stack trace cut to its source position (``components/command/workspace``). Every variant a
     benchmark compares runs in this one process, so each gets them alike."""
-    from scripts.sdk_inline_server import record_source_positions_only
-    from scripts.stack_run import collect_less_often
+    from components.command.sdk_inline_server import record_source_positions_only
+    from components.command.workspace import collect_less_often
 
     collect_less_often()
     record_source_positions_only()
@@ -85,9 +86,9 @@ def write_result(out: pathlib.Path, name: str, summary: dict[str, Any]) -> None:
 
 
 def preview_as_deployed(stack: Any) -> Any:
-    """A preview as ``deploy.py preview`` runs it: without checkpoints (it saves no state)."""
-    from scripts.runs import RunOptions
-    from scripts.stack_run import checkpoints
+    """A preview as ``connectors preview`` runs it: without checkpoints (it saves no state)."""
+    from components.command.checkpoints import checkpoints
+    from components.command.runs import RunOptions
 
     env = stack.workspace.env_vars
     before = env.get("PULUMI_SKIP_CHECKPOINTS")

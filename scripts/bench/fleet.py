@@ -1,5 +1,5 @@
 """A fleet of N connectors, each registering, through the fleet command as a user runs it
-(``deploy.py up --stacks ... --parallel P``, a file backend, render mode, the platform stand-in
+(``connectors up --stacks ... --parallel P``, a file backend, render mode, the platform stand-in
 on 127.0.0.1 counting register calls): the way before the registration journal (``--checkpoints
 --all``, stacks of 25) and the current default (the journal and change detection, stacks of
 ``--fleet-stack-size``) side by side in one run. Each way: an ``up``, a no-op rerun; the current
@@ -53,13 +53,12 @@ def write_fleet(work: pathlib.Path, way: Way, n: int, platform_url: str) -> None
 
 
 def fleet_run(work: pathlib.Path, way: Way, parallel: int, *more: str, stack: str | None = None) -> tuple[float, float]:
-    """Wall and CPU seconds of ``deploy.py up`` over the way's stacks (or ``stack`` alone)."""
+    """Wall and CPU seconds of ``connectors up`` over the way's stacks (or ``stack`` alone)."""
     env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE, "PULUMI_BACKEND_URL": f"file://{work / 'state'}"}
-    deploy = str(ROOT / "scripts" / "deploy.py")
     which = ["--stack", stack] if stack else ["--stacks", f"{way.name}-*", "--parallel", str(parallel)]
-    command = [sys.executable, deploy, "up", *which, *more]
+    command = [sys.executable, "-m", "components.command", "up", *which, *more]
     start, start_cpu = time.perf_counter(), children_cpu_s()
-    done = subprocess.run([*command, *way.flags, "--work-dir", str(work)], env=env, capture_output=True, text=True)
+    done = subprocess.run([*command, *way.flags, "--work-dir", str(work)], cwd=ROOT, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu_s() - start_cpu
     if done.returncode != 0:
         raise SystemExit(f"{way.name}: up failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")

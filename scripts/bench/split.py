@@ -1,5 +1,5 @@
 """One stack of N connectors against the same N split into stacks run by the fleet command,
-both through ``scripts/deploy.py`` (the same process start-up on each side)."""
+both through the main command (the same process start-up on each side)."""
 
 from __future__ import annotations
 
@@ -42,11 +42,11 @@ def write_stacks(work: pathlib.Path, n: int, stacks: int) -> None:
 
 
 def timed_run(work: pathlib.Path, *args: str) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``deploy.py`` run; a failed run stops the benchmark."""
+    """Wall and CPU seconds of one ``connectors`` run; a failed run stops the benchmark."""
     env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE}
     start, start_cpu = time.perf_counter(), children_cpu_s()
-    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--work-dir", str(work)]
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    command = [sys.executable, "-m", "components.command", *args, "--work-dir", str(work)]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu_s() - start_cpu
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from kubernetes import client
 
-from ..conftest import ROOT, stack_connectors
+from ..conftest import MAIN_COMMAND, ROOT, stack_connectors
 from .netns import servers_in_a_network_namespace
 from .test_cluster import namespace, with_namespace
 
@@ -28,7 +28,7 @@ HEALTH = pathlib.Path(__file__).with_name("netns_health.py")
 
 def deploy(work: pathlib.Path, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
-    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "live", "--work-dir", str(work)]
+    command = [*MAIN_COMMAND, *args, "--stack", "live", "--work-dir", str(work)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == code, done.stdout[-3000:] + done.stderr[-3000:]
     return done
@@ -105,9 +105,7 @@ def test_status_and_the_check_show_health_and_drift(cluster, tmp_path):
         env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
         step = yaml.safe_load((ROOT / "docs" / "ci" / "connectors-check.yml").read_text())["jobs"]["check"]["steps"]
         (script,) = [s["run"] for s in step if s.get("name") == "check"]
-        script = script.replace(
-            ".venv/bin/python scripts/deploy.py", f"{sys.executable} {ROOT / 'scripts' / 'deploy.py'} --work-dir {work}"
-        )
+        script = script.replace(".venv/bin/connectors", f"{' '.join(MAIN_COMMAND)} --work-dir {work}")
         job = subprocess.run(
             ["bash", "-e", "-c", script],
             cwd=work,

@@ -8,7 +8,6 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 import time
 import uuid as uuids
 from typing import Any
@@ -16,13 +15,13 @@ from typing import Any
 import yaml
 from kubernetes import client
 
-from ..conftest import ROOT, stack_connectors
+from ..conftest import MAIN_COMMAND, ROOT, stack_connectors
 from .test_cluster import namespace, with_namespace
 
 
 def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
-    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "live", "--work-dir", str(work)]
+    command = [*MAIN_COMMAND, *args, "--stack", "live", "--work-dir", str(work)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done

@@ -138,7 +138,16 @@ def test_the_readme_steps_move_a_connector_from_the_operator(cluster, tmp_path):
         assert double.calls == [], "nothing was posted to the platform"
 
         report = tmp_path / "rerun.json"
-        command = [str(ROOT / ".venv" / "bin" / "python"), "scripts/deploy.py", "up", "--stack", stack, "--report", str(report)]
+        command = [
+            str(ROOT / ".venv" / "bin" / "python"),
+            "-m",
+            "components.command",
+            "up",
+            "--stack",
+            stack,
+            "--report",
+            str(report),
+        ]
         subprocess.run(command, cwd=repo, env=env, check=True, capture_output=True)
         assert json.loads(report.read_text())["changes"] == {}
         assert apps.read_namespaced_deployment("ilm-operator", operator_ns).spec.replicas == 0

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import time
 
-from scripts.engine_tools import ROOT
+from tests.conftest import ROOT
 
 INSTALL = ["bash", str(ROOT / "scripts" / "install-tools")]
 

@@ -1,4 +1,4 @@
-"""The main command as a team uses it day one (``scripts/deploy.py`` in a project folder of its
+"""The main command as a team uses it day one (``python -m components.command`` in a project folder of its
 own): ``render`` like ``helm template``, ``status`` like ``kubectl get connector``, protection
 and retention per entry, config set by path with the real CLI, and a SIGTERM mid-run."""
 
@@ -9,19 +9,18 @@ import pathlib
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from typing import Any
 
 import yaml
 
-from scripts.interrupts import descendants
+from components.command.interrupts import descendants
 
-from ..conftest import ROOT, readme_block
+from ..conftest import MAIN_COMMAND, ROOT, readme_block
 from ..platform_double import ADMIN_TOKEN, platform_double
 
-DEPLOY = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
+DEPLOY = MAIN_COMMAND
 
 
 def project(tmp_path: pathlib.Path, stack: str, config: dict[str, Any] | None = None) -> pathlib.Path:
@@ -125,7 +124,8 @@ def test_protect_stops_a_destroy_and_retain_on_delete_keeps_the_objects(tmp_path
 
 
 def pulumi_cli(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
-    from scripts.engine_tools import engine_env, tools_bin
+    from components.command.pulumi_cli import tools_bin
+    from components.command.workspace import engine_env
 
     env = {**os.environ, **engine_env(tools_bin(), "local-dev-only"), "PULUMI_BACKEND_URL": f"file://{work / '.pulumi-state'}"}
     return subprocess.run(["pulumi", *args], cwd=work, env=env, capture_output=True, text=True)
@@ -135,7 +135,7 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     """The README's edits, run as written with a pulumi on PATH: one connector's tag, one env
     value as a secret, a new string that looks like a number; and without ``--type string``
     such a value is stored as a number, and the error says how to give a string."""
-    from scripts.engine_tools import tools_bin
+    from components.command.pulumi_cli import tools_bin
 
     work = project(tmp_path, "dev")
     deploy(work, "preview")

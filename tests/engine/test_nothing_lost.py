@@ -9,15 +9,14 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 from typing import Any
 
 import yaml
 
-from ..conftest import ROOT
+from ..conftest import MAIN_COMMAND, ROOT
 from ..platform_double import platform_double
 
-DEPLOY = [sys.executable, str(ROOT / "scripts" / "deploy.py")]
+DEPLOY = MAIN_COMMAND
 
 
 def connector(name: str, platform_url: str | None = None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ def test_twelve_slow_registrations_are_not_four_at_a_time(make_stack):
 
 
 def test_the_main_command_runs_more_registrations_at_once_when_asked(engine, tmp_path):
-    """``deploy.py up --engine-parallel 16``: more than the engine's default 8 operations at once."""
+    """``connectors up --engine-parallel 16``: more than the engine's default 8 operations at once."""
     project, state, render = main_command_project(tmp_path)
     with platform_double() as double:
         double.register_delay = 4.0

@@ -8,7 +8,6 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 from typing import Any
 
 import pulumi
@@ -20,7 +19,7 @@ from pulumi import automation as auto
 from components import ConnectorComponent
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration
 
-from ..conftest import ROOT
+from ..conftest import MAIN_COMMAND, ROOT
 from ..engine_stacks import PASSPHRASE, changes
 from ..platform_double import platform_double
 from .test_engine import connector
@@ -129,7 +128,7 @@ def deploy(project: pathlib.Path, state: pathlib.Path, *args: str) -> subprocess
         "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
     }
     return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "review", "--work-dir", str(project)],
+        [*MAIN_COMMAND, *args, "--stack", "review", "--work-dir", str(project)],
         env=env,
         capture_output=True,
         text=True,

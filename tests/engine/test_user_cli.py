@@ -9,13 +9,12 @@ import http.server
 import pathlib
 import shutil
 import subprocess
-import sys
 import tarfile
 import threading
 from collections.abc import Iterator
 from typing import Any
 
-from ..conftest import ROOT
+from ..conftest import MAIN_COMMAND, ROOT
 
 KUBERNETES = "4.25.0"
 
@@ -29,7 +28,7 @@ def project_copy(tmp_path: pathlib.Path) -> pathlib.Path:
 
 
 def deploy(env: dict[str, str], work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "dev", "--work-dir", str(work)]
+    command = [*MAIN_COMMAND, *args, "--stack", "dev", "--work-dir", str(work)]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
 
 

@@ -10,16 +10,15 @@ import pathlib
 import shutil
 import signal
 import subprocess
-import sys
 from collections import Counter
 from typing import Any
 
 import yaml
 
-from ..conftest import ROOT
+from ..conftest import MAIN_COMMAND, ROOT
 from ..platform_double import PlatformDouble
 
-DEPLOY = ROOT / "scripts" / "deploy.py"
+DEPLOY = MAIN_COMMAND
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 REGISTER = ("POST", "/v2/connector/register")
 
@@ -50,7 +49,7 @@ class Project:
         (self.folder / "stacks" / f"Pulumi.{stack}.yaml").write_text(yaml.safe_dump({"config": config}))
 
     def command(self, *args: str) -> list[str]:
-        return [sys.executable, str(DEPLOY), *args, "--work-dir", str(self.folder)]
+        return [*DEPLOY, *args, "--work-dir", str(self.folder)]
 
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(self.command(*args), env=self.env, capture_output=True, text=True, timeout=1200)
@@ -62,7 +61,8 @@ class Project:
 
     def export(self, stack: str) -> dict[str, Any]:
         """``pulumi stack export`` of a stack, as the CLI gives it."""
-        from scripts.engine_tools import engine_env, tools_bin
+        from components.command.pulumi_cli import tools_bin
+        from components.command.workspace import engine_env
 
         bin_dir = tools_bin()
         env = {**self.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": self.env["PULUMI_BACKEND_URL"]}

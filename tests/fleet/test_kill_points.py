@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from components.command.change_detection import KEY as FINGERPRINT_KEY
 from components.registration.journal import POSTING
-from scripts.change_detection import KEY as FINGERPRINT_KEY
 
 from .fleet_project import Project, connector, kill_when, names_registered, registrations_in
 

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from scripts.sdk_inline_server import SECRET_KEY, SECRET_SIG
+from components.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
 from ..engine_stacks import changes
 from ..fleet.fleet_project import kill_when

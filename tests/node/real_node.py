@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from scripts.engine_tools import ToolsUnavailable, installed
+from components.command.pulumi_cli import ToolsUnavailable, installed
 
 from ..cluster.local_cluster import (
     ClusterUnavailable,

@@ -9,7 +9,6 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 import urllib.request
 import uuid as uuids
 from typing import Any
@@ -18,7 +17,7 @@ import pytest
 import yaml
 from kubernetes import client
 
-from ..conftest import ROOT
+from ..conftest import MAIN_COMMAND, ROOT
 from ..engine_stacks import changes
 from ..platform_double import platform_double
 from .node_images import PROXY_STANDIN, STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
@@ -164,7 +163,7 @@ def test_a_referenced_secrets_edit_replaces_the_pods_and_a_no_op_keeps_them(node
 
 def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE")}
-    command = [sys.executable, str(ROOT / "scripts" / "deploy.py"), *args, "--stack", "live", "--work-dir", str(work)]
+    command = [*MAIN_COMMAND, *args, "--stack", "live", "--work-dir", str(work)]
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
 
 

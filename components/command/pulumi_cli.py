@@ -14,7 +14,31 @@ from dataclasses import dataclass
 from importlib.metadata import version
 
 from components.registration import journal
-from scripts.engine_tools import ToolsUnavailable, tools_bin
+
+CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+"""The folder this library was loaded from: a clone of the project holds ``scripts/install-tools``
+there, and puts it on the engine's ``PYTHONPATH`` for the dynamic provider's process."""
+
+
+class ToolsUnavailable(RuntimeError):
+    pass
+
+
+def installed(script: str, what: str) -> pathlib.Path:
+    """Runs ``scripts/<script>`` (builds on first use, seconds when cached); its bin folder. Its
+    progress (what it builds, how long that takes once, a line a minute) reaches the user's
+    terminal as it comes: a first build takes many minutes."""
+    if shutil.which("go") is None:
+        raise ToolsUnavailable(f"Go is not installed: {what} cannot be built")
+    out = subprocess.run(["bash", str(CHECKOUT / "scripts" / script)], stdout=subprocess.PIPE, text=True)
+    if out.returncode != 0:
+        raise ToolsUnavailable(f"scripts/{script} failed (its output is above)")
+    return pathlib.Path(out.stdout.strip().splitlines()[-1])
+
+
+def tools_bin() -> pathlib.Path:
+    return installed("install-tools", "the Pulumi CLI and Kubernetes plugin")
+
 
 MINIMUM = (3, 274, 0)
 MINIMUM_TEXT = ".".join(map(str, MINIMUM))

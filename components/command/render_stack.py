@@ -1,4 +1,4 @@
-"""``deploy.py render --stack S --out DIR``: a stack's manifests in a folder, and nothing else
+"""``connectors render --stack S --out DIR``: a stack's manifests in a folder, and nothing else
 (as ``helm template``): no state of the stack is read or written, no cluster is touched and
 nothing is registered.
 
@@ -17,25 +17,25 @@ import tempfile
 
 import yaml
 
+from components.command.runs import RunOptions, RunReport
+from components.command.stack_backend import SettingsError, passphrase, project_folder
+from components.command.stack_run import run
 from components.stack_files import stack_file
-from scripts.runs import RunOptions, RunReport
-from scripts.stack_backend import SettingsError, passphrase, project_folder
-from scripts.stack_run import run
 
 
 def render(options: RunOptions) -> int:
     try:
         source = project_folder(options)
     except SettingsError as error:
-        print(f"deploy.py: {error}", flush=True)
+        print(f"connectors: {error}", flush=True)
         return 2
     settings = stack_file(source, options.stack)
     if not settings.exists():
-        print(f"deploy.py: no stack file {settings}", flush=True)
+        print(f"connectors: no stack file {settings}", flush=True)
         return 2
     out = pathlib.Path(options.out or "").resolve()
     if out.exists() and any(out.iterdir()):
-        print(f"deploy.py: {out} is not empty: render writes into an empty folder (no stale manifest stays)", flush=True)
+        print(f"connectors: {out} is not empty: render writes into an empty folder (no stale manifest stays)", flush=True)
         return 2
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="render-") as folder:

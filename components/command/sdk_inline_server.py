@@ -1,6 +1,6 @@
 """The Automation API's inline language server, reporting a program's error once and telling
 the program its project's folder, and each resource's stack trace cut to its source position,
-in the process that runs inline programs (``scripts/deploy.py``, the benchmarks, the engine tests).
+in the process that runs inline programs (the main command, the benchmarks, the engine tests).
 
 This subclasses a private part of the SDK (``pulumi.automation._server.LanguageServer``, which
 ``pulumi.automation._stack`` instantiates for every inline run; pulumi 3.x), sets the root

@@ -9,11 +9,13 @@ from typing import Any
 
 import yaml
 
+from components.command.pulumi_cli import logged_in_backend
+from components.command.runs import RunOptions
 from components.stack_files import PROJECT_FILE, stack_file
-from scripts.pulumi_cli import logged_in_backend
-from scripts.runs import RunOptions
 
 LOCAL_PASSPHRASE = "local-dev-only"
+PROJECT = "connectors"
+"""The project's name when its ``Pulumi.yaml`` gives none."""
 
 
 class SettingsError(RuntimeError):
@@ -83,3 +85,9 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
             "(--secrets-provider awskms://..., gcpkms://, azurekeyvault://, hashivault://); the local default is not used there"
         )
     return LOCAL_PASSPHRASE
+
+
+def project_name(work_dir: pathlib.Path) -> str:
+    """The project's name in its ``Pulumi.yaml`` (the state backend files its stacks under it)."""
+    settings = yaml.safe_load((work_dir / PROJECT_FILE).read_text()) or {}
+    return str(settings.get("name") or PROJECT) if isinstance(settings, dict) else PROJECT

@@ -1,5 +1,5 @@
 """A run of the main command, as two typed values: what it is asked (``RunOptions``) and what it
-reports (``RunReport``). ``deploy.py`` makes the options from its flags; the fleet gives each
+reports (``RunReport``). ``main`` makes the options from its flags; the fleet gives each
 stack's worker a copy for that stack and reads back its report; ``--report FILE`` writes one.
 The JSON of both is defined here only."""
 
@@ -11,7 +11,6 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 OPERATIONS = ("preview", "up", "refresh", "destroy", "urns", "cancel", "render", "status")
 CREATING = ("preview", "up", "refresh", "destroy")
 """Operations that create the stack when it does not exist (a typo elsewhere is an error)."""
@@ -25,7 +24,7 @@ class RunOptions:
 
     operation: str
     stack: str = "dev"
-    work_dir: str = str(ROOT)
+    work_dir: str = "."
     diff: bool = False
     refresh: bool = False
     target: tuple[str, ...] = ()

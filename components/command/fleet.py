@@ -1,7 +1,7 @@
-"""Many stacks at once: ``deploy.py <operation> --stacks PATTERN --parallel N``.
+"""Many stacks at once: ``connectors <operation> --stacks PATTERN --parallel N``.
 
 Each stack runs in a process of its own (``stack_worker.py``: the run's ``RunOptions`` in, its
-``RunReport`` out) against the same state backend (``PULUMI_BACKEND_URL``, or as ``deploy.py`` chooses it): a
+``RunReport`` out) against the same state backend (``PULUMI_BACKEND_URL``, or as the main command chooses it): a
 failure in one stack never stops the others, and the backend's per-stack lock keeps two runs
 off one stack. Progress is printed
 as stacks start and end; at the end a table (stack, result, changes, duration, registrations)
@@ -13,6 +13,7 @@ the stacks not started yet are not run.
 from __future__ import annotations
 
 import fnmatch
+import os
 import pathlib
 import signal
 import subprocess
@@ -24,11 +25,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from components.command.pulumi_cli import CHECKOUT
+from components.command.runs import UNCHANGED, RunOptions, RunReport
 from components.stack_files import config_folder, stack_names
-from scripts.runs import UNCHANGED, RunOptions, RunReport
 
-WORKER = pathlib.Path(__file__).resolve().parent / "stack_worker.py"
+WORKER = [sys.executable, "-m", "components.command.stack_worker"]
 TAIL_LINES = 25
+
+
+def worker_env() -> dict[str, str]:
+    """This process's environment, with the library it runs importable by the worker wherever it
+    was loaded from (a clone, or an installed distribution)."""
+    path = os.pathsep.join(p for p in [str(CHECKOUT), os.environ.get("PYTHONPATH", "")] if p)
+    return {**os.environ, "PYTHONPATH": path}
 
 
 @dataclass
@@ -71,7 +80,7 @@ class Workers:
             # A session of its own: a terminal's Ctrl-C reaches the fleet alone, which passes one
             # SIGTERM on (a second signal would make a stack kill its engine outright).
             process = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command, stdin=subprocess.PIPE, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=worker_env()
             )
             self.running.add(process)
         assert process.stdin is not None
@@ -95,7 +104,7 @@ def run_one(options: RunOptions, log_dir: pathlib.Path, workers: Workers) -> Sta
     report_path, log = log_dir / f"{options.stack}.json", log_dir / f"{options.stack}.log"
     start = time.monotonic()
     with open(log, "w") as out:
-        process = workers.start([sys.executable, str(WORKER), str(report_path)], options.to_json(), out)
+        process = workers.start([*WORKER, str(report_path)], options.to_json(), out)
         if process is None:
             return StackRun(RunReport(options.stack, options.operation, result="not run"))
         code = process.wait()

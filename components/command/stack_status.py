@@ -1,4 +1,4 @@
-"""``deploy.py status --stack S``: a table of the stack's connectors and proxies, as
+"""``connectors status --stack S``: a table of the stack's connectors and proxies, as
 ``kubectl get connector`` shows them: namespace, image, ready replicas (from the cluster when
 it can be reached), live health (``live_health``), the registration's uuid and status in state,
 and the platform's status when admin credentials are configured. ``--check`` instead lists
@@ -15,6 +15,10 @@ from typing import Any
 from pulumi import automation as auto
 
 from components.args.problems import InvalidArgumentsError
+from components.command.engine_messages import cli_error
+from components.command.runs import RunOptions
+from components.command.sdk_inline_server import SECRET_KEY
+from components.command.workspace import open_stack
 from components.live_health import Health, probe_health
 from components.program import parse_connectors, resource_names
 from components.registration.inputs import STATUS, UUID
@@ -22,10 +26,6 @@ from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.stack_config import cluster_of
 from components.tokens import COMPONENTS
-from scripts.engine_messages import cli_error
-from scripts.runs import RunOptions
-from scripts.sdk_inline_server import SECRET_KEY
-from scripts.stack_run import open_stack
 
 REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
 """The Python program's registrations (this command runs the Python program's stacks)."""
@@ -194,10 +194,10 @@ def status(options: RunOptions) -> int:
     try:
         _, live = observe(options)
     except auto.CommandError as error:
-        print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
+        print(f"connectors: stack {options.stack}: {cli_error(error)}")
         return 1
     except InvalidArgumentsError as error:
-        print(f"deploy.py: stack {options.stack}: {error}")
+        print(f"connectors: stack {options.stack}: {error}")
         return 2
     print_table(live.rows)
     if live.cluster_unreachable:

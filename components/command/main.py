@@ -1,21 +1,23 @@
-"""Run the program on a stack through the real Pulumi engine (Automation API, inline mode).
+"""The main command: the program run on a stack through the real Pulumi engine (Automation API,
+inline mode). ``connectors`` once the library is installed, ``python -m components.command`` in
+a clone (``make up`` runs it).
 
 The Automation API runs the program (``components.program.connectors_program``) in this
 process (no Python language host needed), with the pulumi CLI on PATH when it is v3.274.0 or
 newer (the user's own PULUMI_HOME, login and plugins), else the one ``scripts/install-tools``
 builds; with the operations and flags of the ``pulumi`` command:
 
-    python scripts/deploy.py preview [--diff] [--refresh] [--target URN ...] [--stack dev]
-    python scripts/deploy.py up      [--diff] [--refresh] [--target URN ...] [--replace URN ...]
-    python scripts/deploy.py refresh [--target URN ...] [--clear-pending-creates]
-    python scripts/deploy.py destroy [--target URN ...]
-    python scripts/deploy.py render  --out DIR   (the manifests alone: no state, no cluster, as ``helm template``)
-    python scripts/deploy.py status              (namespace, image, ready replicas, uuid, platform status; read-only)
-    python scripts/deploy.py urns    (every resource's URN, as ``pulumi stack --show-urns``)
-    python scripts/deploy.py cancel  (after a run was killed: release the stack's lock)
+    connectors preview [--diff] [--refresh] [--target URN ...] [--stack dev]
+    connectors up      [--diff] [--refresh] [--target URN ...] [--replace URN ...]
+    connectors refresh [--target URN ...] [--clear-pending-creates]
+    connectors destroy [--target URN ...]
+    connectors render  --out DIR   (the manifests alone: no state, no cluster, as ``helm template``)
+    connectors status              (namespace, image, ready replicas, uuid, platform status; read-only)
+    connectors urns    (every resource's URN, as ``pulumi stack --show-urns``)
+    connectors cancel  (after a run was killed: release the stack's lock)
 
-    python scripts/deploy.py up --stacks 'prod-*' --parallel 4 [--shard K/N]   (many stacks: scripts/fleet.py)
-    python scripts/deploy.py up --engine-parallel 32             (more operations at once: slow registrations)
+    connectors up --stacks 'prod-*' --parallel 4 [--shard K/N]   (many stacks: fleet.py)
+    connectors up --engine-parallel 32             (more operations at once: slow registrations)
 
 Every operation also takes ``--work-dir`` (the project folder), ``--secrets-provider`` (a new
 stack's), ``--skip-checkpoints`` (see docs/performance.md) and ``--report FILE`` (the result as
@@ -34,17 +36,14 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
-import sys
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from scripts.runs import OPERATIONS, RunOptions, RunReport  # noqa: E402
+from components.command.runs import OPERATIONS, RunOptions, RunReport
+from components.stack_files import PROJECT_FILE
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="connectors", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("operation", choices=OPERATIONS)
     parser.add_argument("--stack", default="dev")
     parser.add_argument("--stacks", metavar="PATTERN", help="every stack whose name matches (e.g. 'prod-*'), at once")
@@ -102,7 +101,16 @@ def add_review_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--clear-pending-creates", action="store_true", help="refresh: drop creates a killed run left pending from state"
     )
-    parser.add_argument("--work-dir", default=str(ROOT), help="the project folder (Pulumi.yaml and stacks/)")
+    parser.add_argument(
+        "--work-dir", default=project_here(), help="the project folder (Pulumi.yaml and stacks/; default: the one here or above)"
+    )
+
+
+def project_here() -> str:
+    """The project a command started in it (or in a folder under it) means: the nearest folder up
+    from here with a ``Pulumi.yaml``, as the ``pulumi`` command finds it; else here."""
+    here = pathlib.Path.cwd()
+    return str(next((folder for folder in (here, *here.parents) if (folder / PROJECT_FILE).is_file()), here))
 
 
 def refuse_what_does_not_go_together(parser: argparse.ArgumentParser, options: argparse.Namespace) -> None:
@@ -154,14 +162,14 @@ def run_stack(options: RunOptions) -> tuple[int, RunReport]:
     report = RunReport(options.stack, options.operation)
     try:
         if options.operation in ("render", "status"):
-            from scripts.render_stack import render
-            from scripts.stack_check import check
-            from scripts.stack_status import status
+            from components.command.render_stack import render
+            from components.command.stack_check import check
+            from components.command.stack_status import status
 
             code = (render if options.operation == "render" else check if options.check else status)(options)
             report.result = "succeeded" if code == 0 else "failed"
         else:
-            from scripts.stack_run import run
+            from components.command.stack_run import run
 
             code = run(options, report)
     finally:
@@ -173,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parsed = arguments(argv)
     options = run_options(parsed)
     if parsed.stacks:
-        from scripts.fleet import run_matching
+        from components.command.fleet import run_matching
 
         return run_matching(options, parsed.stacks, parsed.parallel, parsed.shard)
     code, report = 1, RunReport(options.stack, options.operation)
@@ -183,7 +191,3 @@ def main(argv: list[str] | None = None) -> int:
         if parsed.report:
             report.write(parsed.report)
     return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

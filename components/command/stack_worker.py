@@ -1,17 +1,13 @@
-"""One stack of a fleet, in a process of its own: ``stack_worker.py REPORT`` reads the run's
-``RunOptions`` (JSON) from standard input, runs it as ``deploy.py`` runs one stack, and writes
+"""One stack of a fleet, in a process of its own: ``python -m components.command.stack_worker REPORT`` reads the run's
+``RunOptions`` (JSON) from standard input, runs it as the main command runs one stack, and writes
 its ``RunReport`` to REPORT; its exit code is the run's."""
 
 from __future__ import annotations
 
-import pathlib
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from scripts.deploy import run_stack  # noqa: E402
-from scripts.runs import RunOptions, RunReport  # noqa: E402
+from components.command.main import run_stack
+from components.command.runs import RunOptions, RunReport
 
 
 def main(argv: list[str]) -> int:

@@ -1,4 +1,4 @@
-"""``deploy.py status --check --stack S``: every problem of a stack between runs, one line each,
+"""``connectors status --check --stack S``: every problem of a stack between runs, one line each,
 for a schedule to alert on: a connector or proxy not Ready, a connector not Healthy, a
 registration its stack expects missing from state, and drift (what ``preview --refresh
 --expect-no-changes`` finds: live objects that no longer match the stack). ``--json`` prints
@@ -16,11 +16,11 @@ from typing import Any
 from pulumi import automation as auto
 
 from components.args.problems import InvalidArgumentsError
+from components.command.engine_messages import cli_error
+from components.command.runs import RunOptions
+from components.command.stack_status import MISSING, Live, observe
 from components.registration.provider import FILL_THE_UUID, UUID_UNKNOWN
 from components.tokens import COMPONENTS
-from scripts.engine_messages import cli_error
-from scripts.runs import RunOptions
-from scripts.stack_status import MISSING, Live, observe
 
 NO_CLUSTER = 4
 UNCHANGED = {"same", "read", "refresh", "discard"}
@@ -100,10 +100,10 @@ def check(options: RunOptions) -> int:
             return NO_CLUSTER
         problems = workload_problems(live) + drift(stack)
     except auto.CommandError as error:
-        print(f"deploy.py: stack {options.stack}: {cli_error(error)}")
+        print(f"connectors: stack {options.stack}: {cli_error(error)}")
         return 1
     except InvalidArgumentsError as error:
-        print(f"deploy.py: stack {options.stack}: {error}")
+        print(f"connectors: stack {options.stack}: {error}")
         return 2
     report(options, problems, f"stack {options.stack}: {len(problems) or 'no'} problems")
     return 1 if problems else 0

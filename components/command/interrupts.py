@@ -84,8 +84,8 @@ def _clean_up(state: Interrupted, grace: float) -> None:
         time.sleep(0.2)
     if any(pid in _process_table() for pid in state.cli):
         print(
-            f"deploy.py: the engine did not stop within {grace:g} s and was killed: if the stack stays locked, "
-            "run deploy.py cancel, then up (a registration it may have sent is adopted on 409)",
+            f"connectors: the engine did not stop within {grace:g} s and was killed: if the stack stays locked, "
+            "run connectors cancel, then up (a registration it may have sent is adopted on 409)",
             file=sys.stderr,
             flush=True,
         )
@@ -115,7 +115,7 @@ def graceful_interrupts(grace: float = GRACE_SECONDS) -> Iterator[Interrupted]:
         state.cli = [pid for pid, (ppid, _) in _process_table().items() if ppid == os.getpid()]
         if not state.cli:  # the engine has not started: nothing to cancel, stop here
             raise SystemExit(128 + signum)
-        print("deploy.py: interrupted: cancelling the engine; the state keeps what was done", file=sys.stderr, flush=True)
+        print("connectors: interrupted: cancelling the engine; the state keeps what was done", file=sys.stderr, flush=True)
         if signum == signal.SIGTERM or not _from_the_terminal():  # a terminal's Ctrl-C reached the CLI already
             _kill(state.cli, signal.SIGINT)
         threading.Thread(target=_clean_up, args=(state, grace), daemon=True).start()

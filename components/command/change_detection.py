@@ -2,8 +2,8 @@
 last ``up`` that ended well is not run.
 
 A stack's fingerprint is what decides a run's result: its settings (the stack file and the
-project file), the program's code (every file of ``components/`` and ``scripts/`` it runs, and
-the versions of the Python packages it imports), the tools (the CLI's version, the plugins
+project file), the program's code (every file of ``components/``, and the
+versions of Python and of the packages it imports), the tools (the CLI's version, the plugins
 installed), the cluster it deploys to (``cluster_digest``), the content of each Secret and
 ConfigMap the last run read, and the backend's record of the stack's state (a ``refresh``, an
 import, a ``pulumi up`` from another checkout or language rewrites it). It is kept beside the
@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import pathlib
+import platform
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -28,16 +29,25 @@ from typing import Any
 import yaml
 
 from components.args.problems import InvalidArgumentsError
+from components.command.pulumi_cli import CHECKOUT, Cli, cli_version
+from components.command.runs import RunOptions
 from components.reference_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal
 from components.stack_config import cluster_of
 from components.stack_files import PROJECT_FILE, stack_file
-from scripts.pulumi_cli import Cli, cli_version
-from scripts.runs import RunOptions
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-CODE = ("components", "scripts")
-PACKAGES = ("pulumi", "pulumi_kubernetes", "pydantic", "httpx", "kubernetes", "psycopg")
+CODE = ("components",)
+PACKAGES = (
+    "pulumi",
+    "pulumi_kubernetes",
+    "pydantic",
+    "httpx",
+    "kubernetes",
+    "kubernetes-validate",
+    "jsonschema",
+    "PyYAML",
+    "psycopg",
+)
 KEY = "stack-fingerprint"
 """The fingerprint's key among the journal's entries (theirs are digests: no clash)."""
 STATUS = "fingerprint"
@@ -62,7 +72,7 @@ def digest(*parts: bytes | str) -> str:
     return hashed.hexdigest()
 
 
-def code_digest(root: pathlib.Path = ROOT) -> str:
+def code_digest(root: pathlib.Path = CHECKOUT) -> str:
     """The program's own files: every Python file it runs (the generated SDKs left out), and
     the requirement pins."""
     files = [p for folder in CODE for p in (root / folder).rglob("*.py") if "sdk" not in p.relative_to(root).parts]
@@ -77,7 +87,7 @@ def packages_digest() -> str:
         except PackageNotFoundError:
             return "-"
 
-    return digest(*(f"{name}={version_of(name)}" for name in PACKAGES))
+    return digest(platform.python_version(), *(f"{name}={version_of(name)}" for name in PACKAGES))
 
 
 def plugins_digest(cli: Cli) -> str:
