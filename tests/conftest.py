@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 import yaml
 
-from . import engine_stacks, yaml_stacks
-from .engine_stacks import EngineStack
-from .fleet.postgres import PostgresServer, PostgresUnavailable, postgres_server
-from .platform_double import PlatformDouble, platform_double
-from .skipping import ROOT, unavailable
-from .yaml_stacks import YamlStack
+from .support import engine_stacks, yaml_stacks
+from .support.engine_stacks import EngineStack
+from .support.platform_double import PlatformDouble, platform_double
+from .support.postgres import PostgresServer, PostgresUnavailable, postgres_server
+from .support.skipping import ROOT, unavailable
+from .support.yaml_stacks import YamlStack
 
 __all__ = ["MAIN_COMMAND", "ROOT", "unavailable"]
 MAIN_COMMAND = [sys.executable, "-m", "components.command"]

@@ -168,6 +168,35 @@ def test_every_module_of_a_package_has_its_test_module_in_its_mirror(package):
     assert untested == []
 
 
+TIERS = ("engine", "cluster", "fleet", "multilang", "hostile", "node")
+"""Folders of tests by what they run on (the real engine, a cluster...), not by module."""
+PROJECT_CHECKS = ("test_layout.py", "test_library.py")
+"""Tests of the whole project rather than of one module."""
+
+
+def mirrored(test: pathlib.Path) -> pathlib.Path | None:
+    """The module a unit test module is the mirror of: ``tests/<package>/test_<module>.py`` tests
+    ``components/<package>/<module>.py`` (``tests/scripts/``: ``scripts/``)."""
+    folder = test.parent.relative_to(ROOT / "tests")
+    if folder.parts[:1] == ("scripts",):
+        return ROOT / "scripts" / f"{test.stem.removeprefix('test_')}.py"
+    return COMPONENTS / folder / f"{test.stem.removeprefix('test_')}.py"
+
+
+def test_every_unit_test_module_is_a_mirror_of_the_module_it_tests():
+    """A module's tests are at one predictable path; helpers live in ``tests/support/``."""
+    tests = ROOT / "tests"
+    units = [
+        p
+        for p in tests.rglob("test_*.py")
+        if p.relative_to(tests).parts[0] not in (*TIERS, "support") and p.name not in PROJECT_CHECKS
+    ]
+    assert len(units) > 40
+    assert sorted(str(p.relative_to(ROOT)) for p in units if not mirrored(p).is_file()) == []
+    helpers = [p for p in tests.rglob("*.py") if not p.name.startswith(("test_", "conftest", "__init__"))]
+    assert sorted(str(p.relative_to(ROOT)) for p in helpers if p.parent.name != "support") == ["tests/cluster/sigterm_probe.py"]
+
+
 def test_the_front_pages_keep_their_size():
     """The README is the user's front page; ARCHITECTURE.md a newcomer's map."""
     assert len((ROOT / "README.md").read_text().splitlines()) <= 320

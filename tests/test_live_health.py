@@ -11,7 +11,7 @@ import pytest
 from components.args.connector_spec import HealthCheckArgs
 from components.live_health import probe_health
 
-from .hostile.platform import answer, black_hole, hostile_platform, json_answer, sequence
+from .support.hostile_platform import answer, black_hole, hostile_platform, json_answer, sequence
 
 BODY = "HEALTH-DETAIL-CANARY"
 
@@ -83,7 +83,7 @@ def test_the_operators_rules_at_preview(given, problem):
 def test_a_certificate_nobody_trusts_is_down_naming_tls(tmp_path):
     import ssl
 
-    from .apiserver_standin import make_certificates
+    from .support.apiserver_standin import make_certificates
 
     certificates = make_certificates(tmp_path)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -16,7 +16,7 @@ from components.reference_reader import NoCluster
 from components.render.checksum import EMPTY_CHECKSUM
 from components.workload_component import Prepared
 
-from .mocks import RecordingMocks, StaticReader, run
+from .support.mocks import RecordingMocks, StaticReader, run
 
 PLANTED = "planted-secret-value-9f1c"
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"

@@ -7,7 +7,7 @@ This subclasses a private part of the SDK (``pulumi.automation._server.LanguageS
 directory in the SDK's settings (``pulumi.runtime.settings.SETTINGS``, which the SDK's inline
 server leaves unset where a language host sets it) and replaces the SDK's
 ``pulumi.runtime.resource._get_stack_trace``, and reads the secret signature
-(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/test_sdk_workarounds.py``
+(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/command/test_sdk_inline_server.py``
 fails when an SDK upgrade changes any of them.
 
 Why the stack trace: for every resource the SDK records every frame below the resource's

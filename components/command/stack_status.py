@@ -89,7 +89,8 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
                     raise
                 found[urn] = MISSING
                 continue
-            ready, desired = live.status.ready_replicas or 0, live.spec.replicas
+            ready = (live.status.ready_replicas if live.status else None) or 0
+            desired = live.spec.replicas if live.spec and live.spec.replicas is not None else 1  # the API's default
             reasons = waiting_reasons(core, live) if ready < desired else ""
             found[urn] = f"{ready}/{desired}" + (f":{reasons}" if reasons else "")
         return found

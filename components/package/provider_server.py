@@ -1,6 +1,6 @@
 """The package's gRPC server: the SDK's component server, plus the resource operations of
 ``connectors:index:Registration`` served in this same process; every private part of the SDK
-that the package's provider process uses is here (pulumi 3.x), and ``tests/test_sdk_workarounds.py``
+that the package's provider process uses is here (pulumi 3.x), and ``tests/package/test_provider_server.py``
 fails when an SDK upgrade changes one.
 
 - The Python SDK's provider server (``pulumi.provider.server.ProviderServicer``) implements

@@ -2,7 +2,7 @@
 the engine starts to run the registrations. Nothing here touches any other process.
 
 They use private parts of that host module (pulumi 3.x, ``pulumi/dynamic/__main__.py``), so
-``tests/test_sdk_workarounds.py`` checks that those parts are still there: it fails when an
+``tests/registration/test_provider_host.py`` checks that those parts are still there: it fails when an
 SDK upgrade changes them, instead of the workaround silently doing nothing.
 
 - **Threads.** The host serves the engine's calls on ``futures.ThreadPoolExecutor(max_workers=4)``,

@@ -66,7 +66,7 @@ def fleet_run(work: pathlib.Path, way: Way, parallel: int, *more: str, stack: st
 
 
 def measure(way: Way, n: int, parallel: int) -> dict[str, Any]:
-    from tests.platform_double import platform_double
+    from tests.support.platform_double import platform_double
 
     with platform_double() as double, tempfile.TemporaryDirectory(prefix="bench-fleet-") as folder:
         work = pathlib.Path(folder)

@@ -44,7 +44,7 @@ def watch_deployments(api: Any, timeline: Timeline, stop: threading.Event) -> No
 def deploy_registering(cluster: Any, folder: pathlib.Path, env: dict[str, str], n: int, timeline: Timeline) -> None:
     from pulumi import automation as auto
 
-    from tests.platform_double import platform_double
+    from tests.support.platform_double import platform_double
 
     with platform_double() as double:
         stack = inline_stack("bench-ready", component_program, folder / "stack", env)
@@ -88,7 +88,7 @@ def summary_of(timeline: Timeline, n: int) -> dict[str, Any]:
 def ready_latency_benchmark(out: pathlib.Path, n: int = 10) -> int:
     from kubernetes import client
 
-    from tests.cluster.local_cluster import local_cluster
+    from tests.support.local_cluster import local_cluster
 
     env = engine_environment()
     timeline, stop = Timeline(), threading.Event()

@@ -33,7 +33,7 @@ def most_at_once(starts: list[float], seconds: float) -> int:
 
 def noop_rerun(env: dict[str, str], options: dict[str, Any], n: int = 100) -> dict[str, Any]:
     """P2: the changes and platform requests of a rerun of ``n`` registered connectors (both 0)."""
-    from tests.platform_double import platform_double
+    from tests.support.platform_double import platform_double
 
     with platform_double() as double, tempfile.TemporaryDirectory(prefix="bench-p2-") as folder:
         stack = registering_stack(n, double.url, pathlib.Path(folder), env)
@@ -53,7 +53,7 @@ def noop_rerun(env: dict[str, str], options: dict[str, Any], n: int = 100) -> di
 def slow_platform(env: dict[str, str], options: dict[str, Any], n: int = 50, delay: float = 1.0) -> dict[str, Any]:
     """P3: ``n`` registrations against a platform answering in ``delay`` s: the registration
     phase against the serial sum, and the most requests in flight at once."""
-    from tests.platform_double import platform_double
+    from tests.support.platform_double import platform_double
 
     with platform_double() as double, tempfile.TemporaryDirectory(prefix="bench-p3-") as folder:
         double.register_delay = delay

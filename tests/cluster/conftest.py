@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from ..conftest import unavailable
-from .local_cluster import ClusterUnavailable, LocalCluster, local_cluster
+from ..support.local_cluster import ClusterUnavailable, LocalCluster, local_cluster
 
 
 @pytest.fixture(scope="session")

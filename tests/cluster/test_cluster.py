@@ -22,10 +22,10 @@ from components.registration.cluster_access import load_access
 from components.registration.destination import through_api_server, tls_context
 
 from ..conftest import SAMPLE_STACKS, stack_connectors
-from ..engine_stacks import changes
-from ..platform_double import platform_double
-from .local_cluster import NODE
-from .netns import POD_GATEWAY, servers_in_a_network_namespace
+from ..support.engine_stacks import changes
+from ..support.local_cluster import NODE
+from ..support.netns import POD_GATEWAY, servers_in_a_network_namespace
+from ..support.platform_double import platform_double
 
 RESTRICTED = {"pod-security.kubernetes.io/enforce": "restricted"}
 
@@ -183,7 +183,7 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
 
 
 def install_service_monitor_crd(cluster) -> None:
-    from ..crds import service_monitor_crd_path
+    from ..support.crds import service_monitor_crd_path
 
     extensions = client.ApiextensionsV1Api(cluster.api())
     crd = yaml.safe_load(service_monitor_crd_path().read_text())
@@ -225,7 +225,7 @@ def test_every_sample_stack_on_the_cluster(cluster, make_stack, sample):
 
 def platform_in_a_network_namespace(pod_ip: str, log: pathlib.Path) -> Any:
     """The platform double listening on the address kwok gave the platform's Pod (``netns``)."""
-    script = pathlib.Path(__file__).with_name("netns_double.py")
+    script = pathlib.Path(__file__).parents[1] / "support" / "netns_double.py"
     return servers_in_a_network_namespace({pod_ip: [sys.executable, str(script), pod_ip, "8080", str(log)]})
 
 

@@ -16,10 +16,10 @@ from kubernetes import client
 from components.render.checksum import ReferencedData, config_checksum
 
 from ..conftest import stack_connectors
-from ..engine_stacks import changes
-from ..operator_objects import operator_objects
-from ..platform_double import platform_double
-from .local_cluster import TOKEN
+from ..support.engine_stacks import changes
+from ..support.local_cluster import TOKEN
+from ..support.operator_objects import operator_objects
+from ..support.platform_double import platform_double
 from .test_cluster import namespace, prepare_referenced_objects, with_namespace
 
 PATHS = {
@@ -123,7 +123,7 @@ def test_a_connector_the_operator_runs_is_taken_over_without_a_pod_restart(clust
 def test_a_proxy_the_operator_runs_is_taken_over_without_a_pod_restart(cluster, make_stack):
     from pulumi import automation as auto
 
-    from ..test_proxy import operator_proxy_objects, stack_proxies
+    from ..test_proxy_component import operator_proxy_objects, stack_proxies
 
     ns = namespace(cluster, f"from-op-px-{uuids.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())

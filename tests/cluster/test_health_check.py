@@ -19,11 +19,11 @@ import yaml
 from kubernetes import client
 
 from ..conftest import MAIN_COMMAND, ROOT, stack_connectors
-from .netns import servers_in_a_network_namespace
+from ..support.netns import servers_in_a_network_namespace
 from .test_cluster import namespace, with_namespace
 
 BEHAVIOURS = {"healthy": "ok", "failing": "fail", "silent": "silent", "unwatched": "fail"}
-HEALTH = pathlib.Path(__file__).with_name("netns_health.py")
+HEALTH = pathlib.Path(__file__).parents[1] / "support" / "netns_health.py"
 
 
 def deploy(work: pathlib.Path, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:

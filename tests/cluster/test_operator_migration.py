@@ -20,9 +20,9 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 from ..conftest import DATA, ROOT, readme_block, stack_connectors
-from ..operator_objects import operator_objects
-from ..platform_double import platform_double
-from .local_cluster import cluster_bin
+from ..support.local_cluster import cluster_bin
+from ..support.operator_objects import operator_objects
+from ..support.platform_double import platform_double
 from .test_cluster import namespace, prepare_referenced_objects, with_namespace
 from .test_from_operator import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
 

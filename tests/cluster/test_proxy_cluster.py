@@ -13,9 +13,9 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from ..engine_stacks import changes
-from ..test_proxy import stack_proxies
-from .local_cluster import NODE
+from ..support.engine_stacks import changes
+from ..support.local_cluster import NODE
+from ..test_proxy_component import stack_proxies
 from .test_cluster import install_service_monitor_crd, namespace
 
 

@@ -8,9 +8,9 @@ import pytest
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
-from ..engine_stacks import changes
-from ..platform_double import platform_double
-from ..yaml_stacks import example_program
+from ..support.engine_stacks import changes
+from ..support.platform_double import platform_double
+from ..support.yaml_stacks import example_program
 from .test_cluster import namespace
 
 

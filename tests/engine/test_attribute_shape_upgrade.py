@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from ..conftest import DATA
-from ..engine_stacks import changes, import_saved_stack
-from ..platform_double import Record, platform_double
+from ..support.engine_stacks import changes, import_saved_stack
+from ..support.platform_double import Record, platform_double
 
 SAVED = DATA / "attribute-shape-stack"
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

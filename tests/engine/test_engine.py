@@ -15,8 +15,8 @@ from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
-from ..engine_stacks import changes
-from ..platform_double import Answer, platform_double
+from ..support.engine_stacks import changes
+from ..support.platform_double import Answer, platform_double
 
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 SECRET_CONTENT = "engine-test-api-key-5d2e"
@@ -180,8 +180,8 @@ def test_missing_references_stop_preview_and_up_before_anything_changes(make_sta
     from components.program import connectors_program
     from components.reference_reader import ClusterReader
 
-    from ..apiserver_standin import GOOD_TOKEN, api_server_standin
     from ..registration.test_routing import kubeconfig_for
+    from ..support.apiserver_standin import GOOD_TOKEN, api_server_standin
 
     with api_server_standin(tmp_path) as standin:
         standin.objects["/api/v1/namespaces/ilm-system/configmaps/ejbca-connector-config"] = {

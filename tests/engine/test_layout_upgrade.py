@@ -14,8 +14,8 @@ import yaml
 from pulumi import automation as auto
 
 from ..conftest import DATA
-from ..engine_stacks import changes, import_saved_stack
-from ..platform_double import platform_double
+from ..support.engine_stacks import changes, import_saved_stack
+from ..support.platform_double import platform_double
 
 SAVED = DATA / "pre-layout-stack"
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

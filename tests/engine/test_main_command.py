@@ -18,7 +18,7 @@ import yaml
 from components.command.interrupts import descendants
 
 from ..conftest import MAIN_COMMAND, ROOT, readme_block
-from ..platform_double import ADMIN_TOKEN, platform_double
+from ..support.platform_double import ADMIN_TOKEN, platform_double
 
 DEPLOY = MAIN_COMMAND
 

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from ..conftest import MAIN_COMMAND, ROOT
-from ..platform_double import platform_double
+from ..support.platform_double import platform_double
 
 DEPLOY = MAIN_COMMAND
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scripts.bench import connectors, most_at_once, registering
 
-from ..platform_double import platform_double
+from ..support.platform_double import platform_double
 from .test_review_and_errors import deploy, main_command_project, write_stack
 
 

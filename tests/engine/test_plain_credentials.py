@@ -9,7 +9,7 @@ from typing import Any
 
 from pulumi import automation as auto
 
-from ..platform_double import platform_double
+from ..support.platform_double import platform_double
 
 PASSWORD = "plain-config-password-4e1b"
 TOKEN = "plain-config-admin-token-a7c2"

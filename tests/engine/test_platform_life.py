@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from pulumi import automation as auto
 
-from ..engine_stacks import EngineStack, changes
-from ..platform_double import ADMIN_TOKEN, PlatformDouble
+from ..support.engine_stacks import EngineStack, changes
+from ..support.platform_double import ADMIN_TOKEN, PlatformDouble
 from .test_engine import connector
 
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

@@ -20,8 +20,8 @@ from components import ConnectorComponent
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration
 
 from ..conftest import MAIN_COMMAND, ROOT
-from ..engine_stacks import PASSPHRASE, changes
-from ..platform_double import platform_double
+from ..support.engine_stacks import PASSPHRASE, changes
+from ..support.platform_double import platform_double
 from .test_engine import connector
 
 SECRET_VALUE = "db-password-7c1f-never-shown"

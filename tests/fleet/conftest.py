@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .fleet_project import Project
-from .postgres import PostgresServer
+from ..support.fleet_project import Project
+from ..support.postgres import PostgresServer
 
 
 @pytest.fixture

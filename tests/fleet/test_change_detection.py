@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from ..conftest import ROOT
-from .fleet_project import Project, connector
+from ..support.fleet_project import Project, connector
 
 SKIPPED = "not run (--all runs it)"
 

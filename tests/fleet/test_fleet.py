@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from ..conftest import ROOT
-from ..platform_double import ADMIN_TOKEN
-from .fleet_project import REGISTER, connector, kill_session, names_registered, registrations_in
+from ..support.fleet_project import REGISTER, connector, kill_session, names_registered, registrations_in
+from ..support.platform_double import ADMIN_TOKEN
 
 
 def test_the_main_command_keeps_state_in_postgres(project, double, postgres):

@@ -18,7 +18,7 @@ import pytest
 from components.command.change_detection import KEY as FINGERPRINT_KEY
 from components.registration.journal import POSTING
 
-from .fleet_project import Project, connector, kill_when, names_registered, registrations_in
+from ..support.fleet_project import Project, connector, kill_when, names_registered, registrations_in
 
 CONNECTORS = 6
 

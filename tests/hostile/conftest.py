@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from .cases import PASSWORD, TOKEN
+from ..support.hostile_cases import PASSWORD, TOKEN
 
 
 @pytest.fixture(autouse=True)

@@ -13,9 +13,9 @@ import pytest
 from components.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
-from ..apiserver_standin import make_certificates
-from .cases import GOOD_UUID, TOKEN, fails, props, registered
-from .platform import answer, hostile_platform, json_answer, sequence
+from ..support.apiserver_standin import make_certificates
+from ..support.hostile_cases import GOOD_UUID, TOKEN, fails, props, registered
+from ..support.hostile_platform import answer, hostile_platform, json_answer, sequence
 
 
 def test_the_register_call_carries_no_admin_credentials():

@@ -20,8 +20,8 @@ import pytest
 from components.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
-from .cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, fails, props, registered
-from .platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
+from ..support.hostile_cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, fails, props, registered
+from ..support.hostile_platform import answer, black_hole, drip, hostile_platform, json_answer, reset, sequence
 
 
 @pytest.mark.parametrize("bad", BAD_UUIDS)

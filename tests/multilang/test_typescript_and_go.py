@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ..conftest import ROOT, unavailable
-from ..platform_double import platform_double
+from ..support.platform_double import platform_double
 from .test_yaml_program import objects_in
 
 CANARY = "api-key-CANARY-2718"

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from ..platform_double import platform_double
-from ..yaml_stacks import EXAMPLE, KUBERNETES, user_install
+from ..support.platform_double import platform_double
+from ..support.yaml_stacks import EXAMPLE, KUBERNETES, user_install
 
 
 def run(env: dict[str, str], *args: str, cwd: pathlib.Path | None = None) -> str:

@@ -17,10 +17,10 @@ from pulumi import automation as auto
 
 from components.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
-from ..engine_stacks import changes
-from ..fleet.fleet_project import kill_when
-from ..platform_double import ADMIN_TOKEN
-from ..yaml_stacks import example_program
+from ..support.engine_stacks import changes
+from ..support.fleet_project import kill_when
+from ..support.platform_double import ADMIN_TOKEN
+from ..support.yaml_stacks import example_program
 
 CONNECTOR = "connectors:index:Connector"
 REGISTRATION = "connectors:index:Registration"

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from ..cluster.local_cluster import ClusterUnavailable, local_cluster
-from ..skipping import unavailable
-from .real_node import RealNode, real_node
+from ..support.local_cluster import ClusterUnavailable, local_cluster
+from ..support.real_node import RealNode, real_node
+from ..support.skipping import unavailable
 
 
 @pytest.fixture(scope="package")

@@ -18,10 +18,10 @@ import yaml
 from kubernetes import client
 
 from ..conftest import MAIN_COMMAND, ROOT
-from ..engine_stacks import changes
-from ..platform_double import platform_double
-from .node_images import PROXY_STANDIN, STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
-from .real_node import RealNode, node_bin
+from ..support.engine_stacks import changes
+from ..support.node_images import PROXY_STANDIN, STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
+from ..support.platform_double import platform_double
+from ..support.real_node import RealNode, node_bin
 
 
 def namespaced(name: str) -> str:
@@ -258,7 +258,7 @@ def test_moving_a_proxy_from_the_operator_keeps_every_pod(node, make_stack):
     from components.render.checksum import ReferencedData, config_checksum
 
     from ..cluster.test_from_operator import apply_as_the_operator, pods_and_replica_sets, wait_available
-    from ..test_proxy import operator_proxy_objects, stack_proxies
+    from ..test_proxy_component import operator_proxy_objects, stack_proxies
 
     ns = namespaced("from-op")
     core = client.CoreV1Api(node.cluster.api())

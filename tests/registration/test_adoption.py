@@ -13,9 +13,9 @@ import pytest
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
-from ..apiserver_standin import make_certificates
-from ..platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
-from ..registration_props import registration_props
+from ..support.apiserver_standin import make_certificates
+from ..support.platform_double import ADMIN_TOKEN, PlatformDouble, platform_double
+from ..support.registration_props import registration_props
 
 URL = "http://x509.ilm.svc.cluster.local:8080"
 MOVED = "http://x509.ilm.svc.cluster.local:9090"

@@ -13,8 +13,8 @@ from components.registration import journal, recovery
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 
-from ..platform_double import ADMIN_TOKEN, PlatformDouble
-from ..registration_props import registration_props
+from ..support.platform_double import ADMIN_TOKEN, PlatformDouble
+from ..support.registration_props import registration_props
 
 URL = "http://x509.ilm.svc.cluster.local:8080"
 REGISTER = ("POST", "/v2/connector/register")

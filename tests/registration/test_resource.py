@@ -6,7 +6,7 @@ import pytest
 
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration, dynamic_type_token, secret_where_always
 
-from ..mocks import run
+from ..support.mocks import run
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,10 @@ from components.registration.provider import RegistrationProvider
 from components.registration.routing import RouteError, ServiceTarget, choose_route, in_cluster_target
 from components.workload_component import Prepared
 
-from ..apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
-from ..mocks import StaticReader, run
-from ..platform_double import platform_double
-from ..registration_props import registration_props
+from ..support.apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
+from ..support.mocks import StaticReader, run
+from ..support.platform_double import platform_double
+from ..support.registration_props import registration_props
 
 
 def resolving(result: bool):

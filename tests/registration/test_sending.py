@@ -10,7 +10,7 @@ from components.registration.errors import RegistrationError
 from components.registration.sending import Operation, Sender
 from components.registration.settings import RetryPolicy
 
-from ..hostile.platform import answer, hostile_platform, json_answer, reset, sequence
+from ..support.hostile_platform import answer, hostile_platform, json_answer, reset, sequence
 
 SCHEDULE = RetryPolicy(1, 4, 30)
 

@@ -11,7 +11,7 @@ import pytest
 from components.registration.settings import Deadline, Expired
 from components.registration.transport import DeadlineTransport, proxy_for, resolve
 
-from ..hostile.platform import black_hole, hostile_platform, json_answer
+from ..support.hostile_platform import black_hole, hostile_platform, json_answer
 
 
 @pytest.mark.parametrize(

@@ -1,19 +1,28 @@
-"""Each contract rule, asserted on the objects the pure renderers return."""
+"""Each contract rule, asserted on the objects the pure renderers return.
+
+Property-based: any valid arguments render schema-valid objects; invalid ones name the field.
+
+Every sample stack renders schema-valid objects, equal in substance to the operator sample."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from components import InvalidArgumentsError, validate_args
-from components.args.connector_spec import ConnectorArgs
+from components.args.connector_spec import ConnectorArgs, ConnectorEntry
 from components.render.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
 from components.render.meta import labels as labels_of
 
-from ..operator_objects import operator_objects
-from .workloads import RESTRICTED, SELECTOR
+from ..conftest import DATA, SAMPLE_STACKS, stack_connectors
+from ..support.operator_objects import operator_objects
+from ..support.schema import assert_valid
+from ..support.workloads import RESTRICTED, SELECTOR
 
 
 def render(base: dict[str, Any], **spec: Any):
@@ -327,3 +336,111 @@ def test_from_operator_renders_the_operators_pod_template_exactly():
         obj = next(o for o in taken_over.objects() if o["kind"] == kind)
         assert obj["spec"] == operator_objects()[kind]["spec"], kind
     assert taken_over.deployment["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "pulumi-connector"
+
+
+label = st.from_regex(r"[a-z]([a-z0-9-]{0,20}[a-z0-9])?", fullmatch=True)
+env_name = st.from_regex(r"[A-Z_][A-Z0-9_]{0,15}", fullmatch=True)
+probe = st.none() | st.fixed_dictionaries(
+    {"path": st.sampled_from(["", "/health", "/v1/health"])},
+    optional={
+        "initialDelaySeconds": st.integers(0, 100),
+        "periodSeconds": st.integers(1, 60),
+        "failureThreshold": st.integers(1, 50),
+    },
+)
+
+
+@st.composite
+def connector_args(draw: st.DrawFn) -> dict:
+    refs = draw(st.lists(st.tuples(label, st.sampled_from(["env", "volume"])), max_size=3, unique_by=lambda t: t[0]))
+    args = {
+        "name": draw(label),
+        "namespace": draw(label),
+        "image": {"repository": draw(label), "tag": draw(st.from_regex(r"[0-9]\.[0-9]{1,2}", fullmatch=True))},
+        "replicas": draw(st.integers(0, 5)),
+        "service": {
+            "port": draw(st.integers(1, 65535)),
+            "type": draw(st.sampled_from(["ClusterIP", "NodePort", "LoadBalancer"])),
+        },
+        "env": [{"name": n, "value": "v"} for n in draw(st.lists(env_name, max_size=3, unique=True))],
+        "secretRefs": [{"name": n, "type": t, **({"mountPath": f"/m/{n}"} if t == "volume" else {})} for n, t in refs],
+        "probes": {k: v for k, v in (("liveness", draw(probe)), ("startup", draw(probe))) if v is not None},
+        "lifecycle": {"podDisruptionBudget": {"enabled": draw(st.booleans())}},
+        "networkPolicy": {"enabled": draw(st.booleans())},
+    }
+    return args
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(connector_args())
+def test_valid_arguments_render_schema_valid_objects(args):
+    for obj in render_connector(validate_args(args)).objects():
+        assert_valid(obj)
+
+
+MUTATIONS = [
+    (lambda a: a["service"].__setitem__("port", 0), "service.port"),
+    (lambda a: a.__setitem__("replicas", -3), "replicas"),
+    (lambda a: a["image"].__setitem__("digest", "md5:00"), "image.digest"),
+    (lambda a: a.__setitem__("name", "Upper_Case"), "name"),
+    (lambda a: a["image"].__setitem__("pullPolicy", "Maybe"), "image.pullPolicy"),
+    (lambda a: a.__setitem__("unknownField", 1), "unknownField"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "path"), MUTATIONS)
+@settings(max_examples=15, deadline=None)
+@given(args=connector_args())
+def test_mutations_into_invalid_arguments_are_refused_with_the_field_path(args, mutate, path):
+    mutate(args)
+    with pytest.raises(InvalidArgumentsError) as caught:
+        validate_args(args)
+    assert any(p.startswith(f"{path}:") for p in caught.value.problems), caught.value.problems
+
+
+SAMPLE_FILES = {
+    "minimal": "connector_minimal.yaml",
+    "full": "connector_full.yaml",
+    "with-registration": "connector_with_registration.yaml",
+    "otpki": "connector_otpki.yaml",
+    "timestamp-formatting": "connector_timestamp_formatting.yaml",
+}
+
+
+@pytest.mark.parametrize("stack", [*SAMPLE_STACKS, "dev"])
+def test_every_object_of_every_stack_is_schema_valid(stack):
+    for raw in stack_connectors(stack):
+        rendered = render_connector(ConnectorEntry.model_validate(raw).to_args())
+        for obj in rendered.objects():
+            assert_valid(obj)
+
+
+@pytest.mark.parametrize("stack", SAMPLE_STACKS)
+def test_stack_holds_the_operator_sample_unchanged(stack):
+    sample = yaml.safe_load((DATA / "operator-samples" / SAMPLE_FILES[stack]).read_text())
+    (entry,) = stack_connectors(stack)
+    assert entry["spec"] == sample["spec"]
+    assert entry["name"] == sample["metadata"]["name"]
+    assert entry["namespace"] == sample["metadata"]["namespace"]
+
+
+def test_full_sample_renders_every_kind():
+    (raw,) = stack_connectors("full")
+    rendered = render_connector(ConnectorEntry.model_validate(raw).to_args())
+    kinds = sorted(o["kind"] for o in rendered.objects())
+    assert kinds == ["Deployment", "NetworkPolicy", "PodDisruptionBudget", "Service", "ServiceAccount", "ServiceMonitor"]
+    assert rendered.pod_disruption_budget["spec"]["minAvailable"] == 2
+    assert rendered.deployment["spec"]["strategy"] == {"type": "Recreate"}
+    assert rendered.endpoint == "http://ejbca-ng-connector.ilm-system.svc.cluster.local:8443"
+
+
+def test_the_service_monitor_schema_is_real():
+    """The CRD check refuses what prometheus-operator refuses."""
+    import jsonschema
+
+    (raw,) = stack_connectors("full")
+    monitor = render_connector(ConnectorEntry.model_validate(raw).to_args()).service_monitor
+    assert_valid(monitor)
+    monitor["spec"]["endpoints"][0]["interval"] = "every thirty seconds"
+    with pytest.raises(jsonschema.ValidationError):
+        assert_valid(monitor)

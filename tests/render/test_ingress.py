@@ -7,7 +7,7 @@ import pytest
 from components.args.connector_spec import IngressArgs
 from components.render.ingress import render_ingress
 
-from .workloads import LABELS, workload
+from ..support.workloads import LABELS, workload
 
 BACKEND = {"service": {"name": "demo", "port": {"name": "http"}}}
 

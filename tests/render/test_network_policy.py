@@ -6,7 +6,7 @@ import pytest
 
 from components.render.network_policy import render_network_policy
 
-from .workloads import LABELS, SELECTOR, workload
+from ..support.workloads import LABELS, SELECTOR, workload
 
 
 @pytest.mark.parametrize(

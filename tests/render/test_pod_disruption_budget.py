@@ -7,7 +7,7 @@ import pytest
 from components.args.blocks import PodDisruptionBudgetArgs
 from components.render.pod_disruption_budget import render_pod_disruption_budget
 
-from .workloads import LABELS, SELECTOR, workload
+from ..support.workloads import LABELS, SELECTOR, workload
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 from components.args.blocks import ServiceMonitorArgs
 from components.render.service_monitor import render_service_monitor
 
-from .workloads import LABELS, SELECTOR, workload
+from ..support.workloads import LABELS, SELECTOR, workload
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from components.render.workload import (
     render_service_account,
 )
 
-from .workloads import LABELS, RESTRICTED, SELECTOR, workload
+from ..support.workloads import LABELS, RESTRICTED, SELECTOR, workload
 
 AS_THE_OPERATOR = {k: v for k, v in RESTRICTED.items() if k != "privileged"}
 

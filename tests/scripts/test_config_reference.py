@@ -11,7 +11,7 @@ import yaml
 
 from scripts import config_reference
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 STACKS = sorted((ROOT / "stacks").glob("Pulumi.*.yaml"))
 

@@ -12,7 +12,7 @@ from components import InvalidArgumentsError
 from components.program import connectors_program
 from components.reference_reader import NoCluster
 
-from .mocks import run
+from .support.mocks import run
 
 
 def connector(name: str, namespace: str, **spec: Any) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def test_unique_names_stay_as_they_always_were():
 
 
 def test_outputs_are_maps_by_namespace_and_name_and_nothing_overwrites_anything():
-    from .mocks import RecordingMocks
+    from .support.mocks import RecordingMocks
 
     captured: dict[str, Any] = {}
     mocks = RecordingMocks()

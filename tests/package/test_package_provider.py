@@ -96,7 +96,7 @@ def test_schema_types_are_all_referenced_and_resolvable():
 
 
 def test_the_readme_points_at_the_examples_the_tests_run():
-    from .conftest import ROOT
+    from ..conftest import ROOT
 
     guide = (ROOT / "docs" / "other-languages.md").read_text()
     for example in ("yaml/Pulumi.yaml", "typescript/src/index.ts", "go/program.go", "python/example_program.py"):
@@ -111,7 +111,7 @@ def test_the_package_version_is_the_projects():
 
     from components.package import VERSION
 
-    from .conftest import ROOT
+    from ..conftest import ROOT
 
     assert VERSION == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
@@ -123,7 +123,7 @@ def test_the_package_registers_with_its_own_resource_and_needs_no_dynamic_provid
     from components.package.schema import CONNECTOR_TYPE
     from components.registration.resource import START_CALL
 
-    from .mocks import run
+    from ..support.mocks import run
 
     inputs: dict[str, Any] = {
         "name": "payments",
@@ -167,7 +167,7 @@ def test_the_package_registration_sends_attribute_contents_unchanged():
     apply a property translator to nested keys)."""
     from components.package.package_registration import PackageRegistration
 
-    from .mocks import run
+    from ..support.mocks import run
 
     content = {"ca_bundle": 1, "auth_type": {"registered_at": "x"}}
 

@@ -17,8 +17,8 @@ from components.program import connectors_program, parse_proxies
 from components.render.proxy import render_proxy
 
 from .conftest import ROOT
-from .mocks import StaticReader, run
-from .schema import assert_valid
+from .support.mocks import StaticReader, run
+from .support.schema import assert_valid
 
 PROXY_STACKS = ["proxy-minimal", "proxy-full"]
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"

@@ -24,7 +24,7 @@ import yaml
 
 from components.command.pulumi_cli import ToolsUnavailable, installed
 
-from ..cluster.local_cluster import (
+from .local_cluster import (
     ClusterUnavailable,
     LocalCluster,
     _own_session_dying_with_us,

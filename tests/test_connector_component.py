@@ -12,7 +12,7 @@ from components.program import connectors_program
 from components.registration.resource import START_CALL
 
 from .conftest import SAMPLE_STACKS, stack_connectors
-from .mocks import RecordingMocks, reader_for, run
+from .support.mocks import RecordingMocks, reader_for, run
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
 
@@ -138,7 +138,7 @@ def test_invalid_stack_config_registers_nothing():
 
 
 def test_component_imported_by_another_program_with_outputs_as_inputs():
-    from .consumer.program import program
+    from .support.consumer_program import program
 
     mocks = run(program)
     assert mocks.result == "http://team-connector.team.svc.cluster.local:8080 r.example/team:2.0.0"

@@ -11,7 +11,7 @@ import pytest
 
 from components.registration.errors import RegistrationError
 
-from ..registration_props import registration_props
+from .registration_props import registration_props
 
 TOKEN = "Admin-Token-7c1e"
 PASSWORD = "attribute-password-93b2"

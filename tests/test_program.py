@@ -2,7 +2,11 @@
 
 Every input is a stack config's ``connectors`` value (or Python arguments); the only exception
 that may leave the program for a user's mistake is ``InvalidArgumentsError``, listing every
-problem by its field path, and never the value (any of it may be a secret)."""
+problem by its field path, and never the value (any of it may be a secret).
+
+Every sample stack registers exactly what it registered when its golden file was written
+(``tests/data/rendered-stacks/``): types, names, inputs and which of them are secret. A change
+of layout changes none of it; a deliberate change rewrites the files (``tests/support/rendered_stacks.py``)."""
 
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ from components.program import connectors_program, parse_connectors
 from components.workload_component import Prepared
 
 from .conftest import SAMPLE_STACKS, stack_connectors
-from .mocks import RecordingMocks, reader_for, run
+from .support.mocks import RecordingMocks, reader_for, run
+from .support.rendered_stacks import STACKS, golden, recorded
 
 Path = tuple[str | int, ...]
 
@@ -408,3 +413,14 @@ def test_models_built_directly_from_python_refuse_like_the_config(build, path):
         build()
     assert caught.value.problems[0].startswith(f"{path}:")
     assert CANARY_TEXT not in str(caught.value) and str(CANARY_NUMBER) not in str(caught.value)
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_a_sample_stack_registers_what_its_golden_file_holds(stack):
+    assert recorded(stack) == golden(stack)
+
+
+def test_every_sample_stack_has_a_golden_file():
+    assert len(STACKS) >= 8
+    for stack in STACKS:
+        assert golden(stack), stack

@@ -8,7 +8,7 @@ from typing import NoReturn
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def unavailable(what: str, error: object) -> NoReturn:

@@ -2,7 +2,7 @@
 name, parent, inputs, secret paths, options that matter), so that a change of layout can be
 shown to register exactly what it did (``tests/data/rendered-stacks/<stack>.json``).
 
-``python -m tests.rendered_stacks --write`` writes the files anew after a deliberate change.
+``python -m tests.support.rendered_stacks --write`` writes the files anew after a deliberate change.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from .conftest import DATA, ROOT, kubeconfig_text
+from ..conftest import DATA, ROOT, kubeconfig_text
 from .mocks import RecordingMocks, reader_for, run
 
 GOLDEN = DATA / "rendered-stacks"
@@ -80,7 +80,7 @@ def golden(stack: str) -> list[dict[str, Any]]:
 
 def main(argv: list[str]) -> int:
     if argv != ["--write"]:
-        print("usage: python -m tests.rendered_stacks --write", file=sys.stderr)
+        print("usage: python -m tests.support.rendered_stacks --write", file=sys.stderr)
         return 2
     GOLDEN.mkdir(exist_ok=True)
     for stack in STACKS:

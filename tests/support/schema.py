@@ -8,7 +8,7 @@ import jsonschema
 import kubernetes_validate
 from kubernetes_validate.utils import latest_version
 
-from .conftest import unavailable
+from ..conftest import unavailable
 from .crds import CrdsUnavailable, service_monitor_schema
 
 KUBERNETES_VERSION = latest_version()

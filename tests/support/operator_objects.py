@@ -8,7 +8,7 @@ import yaml
 
 from components.render.checksum import EMPTY_CHECKSUM
 
-from .conftest import DATA
+from ..conftest import DATA
 
 
 def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKSUM) -> dict[str, dict[str, Any]]:

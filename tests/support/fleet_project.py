@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from ..conftest import MAIN_COMMAND, ROOT
-from ..platform_double import PlatformDouble
+from .platform_double import PlatformDouble
 
 DEPLOY = MAIN_COMMAND
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

@@ -16,7 +16,7 @@ import subprocess
 import tarfile
 from typing import Any
 
-IMAGES = pathlib.Path(__file__).with_name("images")
+IMAGES = pathlib.Path(__file__).parents[1] / "node" / "images"
 REGISTRY = "registry.local"
 PAUSE = f"{REGISTRY}/pause:1"
 STANDIN = f"{REGISTRY}/connector-standin:1"

@@ -13,7 +13,7 @@ import yaml
 from components.reference_reader import ClusterReader, Reference, ReferenceReadError
 
 from .conftest import kubeconfig_text
-from .http_answer import answer_json, serving
+from .support.http_answer import answer_json, serving
 
 TOKEN = "test-bearer-token"
 OBJECTS = {

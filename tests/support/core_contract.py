@@ -14,7 +14,7 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-OPENAPI_FILE = Path(__file__).parent / "data" / "core-connector-openapi.yaml"
+OPENAPI_FILE = Path(__file__).parents[1] / "data" / "core-connector-openapi.yaml"
 OPENAPI_URI = "https://platform.test/openapi.json"
 
 
