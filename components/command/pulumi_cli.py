@@ -55,6 +55,8 @@ class Cli:
     pulumi_home: str | None
     """The PULUMI_HOME to use; None: the user's, left as it is."""
     built: bool
+    version: tuple[int, ...] | None = None
+    """Its version when already read (``pulumi version``), else None."""
 
 
 def cli_version(pulumi: str) -> tuple[int, ...] | None:
@@ -86,7 +88,7 @@ def find_cli() -> Cli:
     found = cli_version(pulumi) if pulumi else None
     if pulumi and found is not None and found >= MINIMUM:
         ensure_kubernetes_plugin(pulumi)
-        return Cli(pathlib.Path(pulumi).resolve().parent, None, False)
+        return Cli(pathlib.Path(pulumi).resolve().parent, None, False, found)
     if shutil.which("go") is None:
         raise ToolsUnavailable(INSTALL_HINT)
     bin_dir = tools_bin()

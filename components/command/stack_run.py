@@ -79,6 +79,7 @@ class Run:
         state, as JSON, parsed here) is not asked for."""
         with_journal = journaled(self.options)
         diagnostics = Diagnostics()
+        started_from = change_detection.starting_inputs(self.place, self.options.stack)
         change_detection.forget(self.place, self.options.stack)
         try:
             result = self.stack.up(
@@ -96,8 +97,8 @@ class Run:
         self.report.changes = without_same(result.summary.resource_changes)
         if with_journal:
             self.report.registrations = clear_journal(self.options)
-        if not self.options.target:  # a targeted up applied only part of the stack: the next up runs
-            change_detection.remember(self.place, self.options.stack, self.recorder)
+        if not self.options.target and started_from is not None:  # a targeted up applied part of the stack
+            change_detection.remember(self.place, self.options.stack, self.recorder, started_from)
 
     def refresh(self) -> None:
         change_detection.forget(self.place, self.options.stack)

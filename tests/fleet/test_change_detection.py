@@ -193,7 +193,7 @@ def test_the_fleet_runs_only_the_stacks_that_changed(file_project, double):
 def test_the_cluster_a_stack_deploys_to_is_an_input(tmp_path, monkeypatch):
     """Another kubeconfig, another context, or the ambient kubeconfig rewritten: another cluster,
     as the Kubernetes provider would find it; render mode has none."""
-    from components.command.change_detection import cluster_digest
+    from components.command.stack_inputs import cluster_digest
 
     config = tmp_path / "kubeconfig"
     config.write_text("clusters: [{name: a, cluster: {server: https://a.example:6443}}]\n")
@@ -207,6 +207,8 @@ def test_the_cluster_a_stack_deploys_to_is_an_input(tmp_path, monkeypatch):
     assert cluster_digest({"kubernetes:kubeconfig": {"secure": "v1:abc"}}) != cluster_digest(
         {"kubernetes:kubeconfig": {"secure": "v1:abd"}}
     )
+    relative = {"connectors:kubeconfig": "kubeconfig"}
+    assert cluster_digest(relative, tmp_path) == cluster_digest(given), "a relative path is the project folder's"
     monkeypatch.setenv("KUBECONFIG", str(config))
     ambient = cluster_digest({})
     config.write_text("clusters: [{name: c, cluster: {server: https://c.example:6443}}]\n")

@@ -1,0 +1,72 @@
+"""``command.change_detection`` without the engine: what a fingerprint keeps after an ``up``, and
+why a run is decided on, for inputs the engine tests cannot reach (an edit while the run runs,
+a stack file that is not YAML). The engine's view: ``tests/fleet/test_change_detection.py``."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from components.command.change_detection import KEY, Place, reason_to_run, remember, starting_inputs
+from components.command.pulumi_cli import Cli
+from components.command.runs import RunOptions
+from components.command.stack_inputs import Recorder, settings_digest
+
+STACK_FILE = "config:\n  connectors:renderDirectory: out\n  connectors:connectors: []\n"
+
+
+@pytest.fixture
+def place(tmp_path: pathlib.Path) -> Place:
+    work = tmp_path / "project"
+    (work / "stacks").mkdir(parents=True)
+    (work / "Pulumi.yaml").write_text("name: connectors\nruntime: python\nstackConfigDir: stacks\n")
+    (work / "stacks" / "Pulumi.dev.yaml").write_text(STACK_FILE)
+    (tmp_path / "state").mkdir()
+    # A CLI whose version is known: no ``pulumi version`` is run.
+    return Place(
+        work, f"file://{tmp_path / 'state'}", Cli(tmp_path / "bin", str(tmp_path / "home"), True, (3, 274, 1)), "connectors"
+    )
+
+
+def kept(place: Place) -> bool:
+    store = place.store("dev")
+    assert store is not None
+    return store.get(KEY) is not None
+
+
+def test_an_up_keeps_the_inputs_it_started_from_and_then_the_stack_is_unchanged(place):
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    remember(place, "dev", Recorder(), before)
+    assert kept(place)
+    assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) is None
+
+
+def test_an_edit_while_the_up_runs_keeps_no_fingerprint(place, capsys):
+    """What the run applied is not what the stack file says now: the next up runs."""
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    (place.work_dir / "stacks" / "Pulumi.dev.yaml").write_text(STACK_FILE.replace("out", "elsewhere"))
+    remember(place, "dev", Recorder(), before)
+    assert not kept(place)
+    assert "its inputs changed while it ran" in capsys.readouterr().out
+
+
+def test_the_salt_a_first_run_writes_is_no_change(place):
+    file = place.work_dir / "stacks" / "Pulumi.dev.yaml"
+    first = settings_digest(file, place.work_dir / "Pulumi.yaml")
+    file.write_text("encryptionsalt: v1:abc:def\n" + STACK_FILE)
+    assert settings_digest(file, place.work_dir / "Pulumi.yaml") == first
+    file.write_text(STACK_FILE + "  connectors:createNamespaces: true\n")
+    assert settings_digest(file, place.work_dir / "Pulumi.yaml") != first
+
+
+@pytest.mark.parametrize("text", ["config: [unclosed\n", "- a list\n", "just words\n"])
+def test_a_stack_file_that_is_not_a_mapping_is_a_reason_to_run_never_a_traceback(place, text):
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    remember(place, "dev", Recorder(), before)
+    (place.work_dir / "stacks" / "Pulumi.dev.yaml").write_text(text)
+    assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) == "its settings are refused (the run says why)"
+    assert starting_inputs(place, "dev") is None
