@@ -2,11 +2,19 @@
 
 Shared by every workload component (connector, proxy): the same kinds, names, parent,
 ``patchForce`` ownership and checksum stamping, whichever renderer produced the objects.
+
+``planned_children`` says what each child is; the component's constructor makes them itself
+(``Child.make`` called in its own frame). Why: for every resource the SDK records each frame
+below the resource's constructor, and the state keeps them; children made in helpers here
+would carry the library's frames in every child's state, which a hand-written component's
+children do not.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import pulumi
@@ -18,17 +26,15 @@ from .render.objects import API_TYPES, REQUIRED_KINDS, Obj, ObjectKind, Optional
 Factory = Callable[..., pulumi.CustomResource]
 
 
-def _service_monitor(name: str, **parts: Any) -> pulumi.CustomResource:
-    api_version, kind = API_TYPES["service_monitor"]  # a custom resource: its type is the rendered one
-    return k8s.apiextensions.CustomResource(name, api_version=api_version, kind=kind, **parts)
-
-
 RESOURCES: dict[ObjectKind, Factory] = {
     "service_account": k8s.core.v1.ServiceAccount,
     "service": k8s.core.v1.Service,
     "deployment": k8s.apps.v1.Deployment,
     "pod_disruption_budget": k8s.policy.v1.PodDisruptionBudget,
-    "service_monitor": _service_monitor,
+    # A custom resource: its type is the rendered one (a partial adds no frame under the child).
+    "service_monitor": functools.partial(
+        k8s.apiextensions.CustomResource, api_version=API_TYPES["service_monitor"][0], kind=API_TYPES["service_monitor"][1]
+    ),
     "network_policy": k8s.networking.v1.NetworkPolicy,
     "ingress": k8s.networking.v1.Ingress,
 }
@@ -70,31 +76,42 @@ def _parts(rendered: RenderedWorkload | pulumi.Output[RenderedWorkload], kind: O
     return {key: from_rendered(rendered, pick(key)) for key in keys}
 
 
-def create_children(
+@dataclass(frozen=True)
+class Child:
+    """One child as planned: its resource, its arguments, and the options it is made with."""
+
+    kind: ObjectKind
+    make: Factory
+    parts: dict[str, Any]
+    options: dict[str, Any]
+    """The ``ResourceOptions`` it is made with, but ``depends_on``."""
+    after: ObjectKind | None
+    """The kind it is made after (``depends_on``), made before it."""
+
+    def opts(self, made: dict[ObjectKind, pulumi.CustomResource]) -> pulumi.ResourceOptions:
+        return pulumi.ResourceOptions(**self.options, depends_on=[made[self.after]] if self.after else None)
+
+
+def planned_children(
     parent: pulumi.Resource,
-    name: str,
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload],
     checksum: str | pulumi.Output[str],
     optional: Iterable[OptionalKind],
     retain_on_delete: bool = False,
     rollout_timeout_seconds: int | None = None,
-) -> dict[ObjectKind, pulumi.CustomResource]:
-    """A resource per rendered kind: the ServiceAccount, Service and Deployment, and each of
-    ``optional`` (the kinds the arguments enable). ``rendered`` is plain objects, or an Output
-    of them when an argument was an Output. ``retain_on_delete``: the component's (Pulumi
-    passes ``protect`` down to children, not this). ``rollout_timeout_seconds``: how long the
-    Deployment's and the Service's create or update wait for Ready pods (the Kubernetes
-    provider's default: 10 minutes each)."""
-    resources: dict[ObjectKind, pulumi.CustomResource] = {}
+) -> list[Child]:
+    """A child per rendered kind, in the order they are made: the ServiceAccount, Service and
+    Deployment, and each of ``optional`` (the kinds the arguments enable). ``rendered`` is plain
+    objects, or an Output of them when an argument was an Output. ``retain_on_delete``: the
+    component's (Pulumi passes ``protect`` down to children, not this).
+    ``rollout_timeout_seconds``: how long the Deployment's and the Service's create or update
+    wait for Ready pods (the Kubernetes provider's default: 10 minutes each)."""
+    children = []
     for kind in (*REQUIRED_KINDS, *optional):
-        after = DEPENDS_ON.get(kind)
-        depends_on = [resources[after]] if after else None
         waits = kind in WAITS_FOR_PODS and rollout_timeout_seconds is not None
         timeouts = (
             pulumi.CustomTimeouts(create=f"{rollout_timeout_seconds}s", update=f"{rollout_timeout_seconds}s") if waits else None
         )
-        opts = pulumi.ResourceOptions(
-            parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None, custom_timeouts=timeouts
-        )
-        resources[kind] = RESOURCES[kind](name, **_parts(rendered, kind, checksum), opts=opts)
-    return resources
+        options = {"parent": parent, "retain_on_delete": retain_on_delete or None, "custom_timeouts": timeouts}
+        children.append(Child(kind, RESOURCES[kind], _parts(rendered, kind, checksum), options, DEPENDS_ON.get(kind)))
+    return children

@@ -66,7 +66,10 @@ class ConnectorComponent(WorkloadComponent):
             if reg is not None and route is None:
                 route = registration_route(reg, kubeconfig, kube_context, label)
         super().__init__(CONNECTOR, name, None, opts)
-        built = self.build(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
+        built = self.plan(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
+        for child in built.children:  # made here, in the constructor's frame (children.py says why)
+            built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
+        self.made(built)
         self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
         self.registration = None
         if reg is not None and route is not None:

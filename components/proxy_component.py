@@ -62,7 +62,10 @@ class ProxyComponent(WorkloadComponent):
             if references is None:
                 references = resolve_proxy_references(proxy, given.reader())
         super().__init__(PROXY, name, None, opts)
-        self.build(name, proxy, references, secret_inputs, opts)
+        built = self.plan(name, proxy, references, secret_inputs, opts)
+        for child in built.children:  # made here, in the constructor's frame (children.py says why)
+            built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
+        self.made(built)
         health, api = endpoints(proxy.name, proxy.namespace)
         self.endpoint = pulumi.Output.from_input(health)
         self.api_endpoint = pulumi.Output.from_input(api)

@@ -16,7 +16,7 @@ import pulumi
 
 from .args.problems import InvalidArgumentsError
 from .args.workloads import WorkloadArgs
-from .children import create_children, retains
+from .children import Child, planned_children, retains
 from .config_checksum import checksum_input
 from .outputs import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from .reference_reader import ClusterReader, ReferenceReader
@@ -63,10 +63,13 @@ class Prepared:
         return self.reference_reader or ClusterReader(self.kubeconfig, self.kube_context)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Built:
-    resources: dict[ObjectKind, pulumi.CustomResource]
+    """A workload's objects as rendered, its children as planned, and those made (by kind)."""
+
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload]
+    children: list[Child]
+    resources: dict[ObjectKind, pulumi.CustomResource]
 
 
 class WorkloadComponent(pulumi.ComponentResource):
@@ -85,7 +88,7 @@ class WorkloadComponent(pulumi.ComponentResource):
     ingress: pulumi.CustomResource | None
     """The children, as attributes: the optional kinds are None when not rendered."""
 
-    def build(
+    def plan(
         self,
         name: str,
         args: WorkloadArgs,
@@ -94,22 +97,25 @@ class WorkloadComponent(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None,
         not_rendered: frozenset[str] = frozenset(),
     ) -> Built:
-        """The children (``render_workload``'s objects), and the outputs every workload has.
-        ``secret_inputs``: arguments that held a secret, so the objects rendered from them are
-        secret in state; ``not_rendered``: arguments no object is rendered from (a registration,
-        whose Outputs must not delay the objects)."""
+        """The objects (``render_workload``'s) and the children to make of them, with the outputs
+        every workload has; the component's constructor then makes the children
+        (``children.planned_children`` says why there). ``secret_inputs``: arguments that held a
+        secret, so the objects rendered from them are secret in state; ``not_rendered``:
+        arguments no object is rendered from (a registration, whose Outputs must not delay the
+        objects)."""
         secret = bool(set(secret_inputs) - NOT_RENDERED)
         rendered = secret_if(render_when_known(args, render_workload, exclude=set(not_rendered)), secret)
         checksum = checksum_input(references)
-        resources = create_children(
-            self, name, rendered, checksum, optional_kinds(args), retains(opts), args.rollout_timeout_seconds
-        )
+        children = planned_children(self, rendered, checksum, optional_kinds(args), retains(opts), args.rollout_timeout_seconds)
         self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
         self.config_checksum = pulumi.Output.from_input(checksum)
-        for kind in KINDS:
-            setattr(self, kind, resources.get(kind))
         self.children = from_rendered(rendered, lambda r: {kind: obj["metadata"]["name"] for kind, obj in r.by_kind().items()})
-        return Built(resources, rendered)
+        return Built(rendered, children, {})
+
+    def made(self, built: Built) -> None:
+        """The children made, as attributes (an optional kind not rendered is None)."""
+        for kind in KINDS:
+            setattr(self, kind, built.resources.get(kind))
 
     OUTPUTS: tuple[str, ...] = ()
     """The outputs' names: the fields of the kind's outputs model (``package.models``), declared there alone."""

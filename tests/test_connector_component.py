@@ -158,9 +158,69 @@ def test_each_kinds_resource_is_the_api_type_its_objects_are_rendered_with():
     from components.render.objects import API_TYPES
 
     for kind, (api_version, name) in API_TYPES.items():
-        source = inspect.getsource(RESOURCES[kind])
         if kind == "service_monitor":  # a custom resource, typed from the same table
-            assert 'API_TYPES["service_monitor"]' in source
+            assert RESOURCES[kind].keywords == {"api_version": api_version, "kind": name}  # type: ignore[attr-defined]
             continue
+        source = inspect.getsource(RESOURCES[kind])
         token = f"kubernetes:{api_version if '/' in api_version else 'core/' + api_version}:{name}"
         assert token in source, (kind, token)
+
+
+def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_hand_written_components(monkeypatch):
+    """A user's program records each resource's whole stack trace (the SDK's default), and the
+    state keeps it: a child carries the component's constructor and nothing else of the library
+    (no helper that made it), as the children of a component written by hand carry theirs."""
+    import pathlib
+
+    import pulumi
+    import pulumi_kubernetes as k8s
+    from pulumi.runtime import mocks as sdk_mocks
+
+    from components import ProxyComponent
+    from components.workload_component import Prepared
+
+    from .test_proxy_component import token_reader
+
+    library = pathlib.Path(ConnectorComponent.__module__.replace(".", "/")).parent.name
+    traces: dict[str, list[str]] = {}
+    registering = sdk_mocks.MockMonitor.RegisterResource
+
+    def recorded(self, request):
+        frames = [f.pc.uri for f in request.stackTrace.frames]
+        traces[f"{request.type}/{request.name}"] = [uri for uri in frames if f"/{library}/" in uri]
+        return registering(self, request)
+
+    monkeypatch.setattr(sdk_mocks.MockMonitor, "RegisterResource", recorded)
+
+    class HandWritten(pulumi.ComponentResource):
+        def __init__(self, name: str) -> None:
+            super().__init__("test:index:HandWritten", name)
+            k8s.core.v1.ServiceAccount(name, opts=pulumi.ResourceOptions(parent=self))
+            self.register_outputs({})
+
+    everything = {
+        "image": {"repository": "r", "tag": "1"},
+        "lifecycle": {"podDisruptionBudget": {"enabled": True, "minAvailable": 1}},
+        "metrics": {"enabled": True, "serviceMonitor": {"enabled": True}},
+        "ingress": {"host": "demo.example.com"},
+    }
+
+    def program() -> None:
+        HandWritten("by-hand")
+        ConnectorComponent("demo", {"name": "demo", **everything})
+        proxy = {
+            "name": "edge",
+            "namespace": "ilm",
+            "image": {"repository": "r", "tag": "1"},
+            "configTokenSecretRef": {"name": "dc-east-config"},
+        }
+        ProxyComponent("edge", proxy, prepared=Prepared(reference_reader=token_reader()))
+
+    run(program)
+    assert traces.pop("kubernetes:core/v1:ServiceAccount/by-hand") == []
+    children = {key: frames for key, frames in traces.items() if key.split(":")[0] == "kubernetes"}
+    assert {key.split("/")[-1] for key in children} == {"demo", "edge"}
+    assert len([key for key in children if key.endswith("/demo")]) == 7, sorted(children)
+    for key, frames in children.items():
+        own = "connector_component.py" if key.endswith("/demo") else "proxy_component.py"
+        assert len(frames) == 1 and frames[0].endswith(own), (key, frames)

@@ -30,6 +30,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--fleet-every-size", action="store_true", help="--fleet: the way before at every size, not the largest")
     parser.add_argument("--fleet-now-only", action="store_true", help="--fleet: the current way alone (no --checkpoints way)")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
+    parser.add_argument(
+        "--sdk-defaults",
+        action="store_true",
+        help="P1 as in a user's own program: the SDK's defaults (no tuning), the component made by a plain program",
+    )
     return parser.parse_args(argv)
 
 
@@ -58,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         return split_benchmark(options.split, options.split_stacks, options.parallel, out, options.split_operations)
     from scripts.bench.p1 import p1_benchmark
 
-    return p1_benchmark(options.sizes, options.rounds, out, options.skip_checkpoints)
+    return p1_benchmark(options.sizes, options.rounds, out, options.skip_checkpoints, options.sdk_defaults)
 
 
 if __name__ == "__main__":

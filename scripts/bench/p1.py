@@ -33,38 +33,59 @@ def hand_written_program() -> None:
     benchmark compares the rendered files).
 
     With ``connectors:inBareComponent`` true, each connector's objects are children of a bare
-    component (a ``ComponentResource`` subclass with no inputs and empty outputs, as Pulumi's
-    documentation writes one): what one component per connector costs in Pulumi itself, apart
-    from anything this project's component does."""
+    component (a ``ComponentResource`` subclass with no inputs and empty outputs that creates its
+    children in its constructor, as Pulumi's documentation writes one): what one component per
+    connector costs in Pulumi itself, apart from anything this project's component does."""
     import pulumi
     import pulumi_kubernetes as k8s
 
-    class BareConnector(pulumi.ComponentResource):
-        # A subclass, as components are written: the SDK records the stack of the third
-        # ``__init__`` up, so an instance of ComponentResource itself would carry no stack
-        # trace in state and cost less than any real component.
-        def __init__(self, name: str) -> None:
-            super().__init__("bench:index:BareConnector", name)
-
-    config = pulumi.Config("connectors")
-    provider = k8s.Provider("render", render_yaml_to_directory=config.require("renderDirectory"))
-    in_component = config.get_bool("inBareComponent") or False
-    for objects in json.loads(pathlib.Path(config.require("plainObjectsFile")).read_text()):
-        name = objects["deployment"]["metadata"]["name"]
-        parent = BareConnector(name) if in_component else None
-        opts = pulumi.ResourceOptions(provider=provider, parent=parent)
+    def create(name: str, objects: dict[str, Any], opts: pulumi.ResourceOptions) -> None:
         account = k8s.core.v1.ServiceAccount(name, metadata=objects["service_account"]["metadata"], opts=opts)
         k8s.core.v1.Service(name, metadata=objects["service"]["metadata"], spec=objects["service"]["spec"], opts=opts)
         k8s.apps.v1.Deployment(
             name,
             metadata=objects["deployment"]["metadata"],
             spec=objects["deployment"]["spec"],
-            opts=pulumi.ResourceOptions(provider=provider, parent=parent, depends_on=[account]),
+            opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[account])),
         )
         policy = objects["network_policy"]
         k8s.networking.v1.NetworkPolicy(name, metadata=policy["metadata"], spec=policy["spec"], opts=opts)
-        if parent is not None:
-            parent.register_outputs({})
+
+    class BareConnector(pulumi.ComponentResource):
+        # A subclass, as components are written: the SDK records the stack of the third
+        # ``__init__`` up, so an instance of ComponentResource itself would carry no stack
+        # trace in state and cost less than any real component.
+        def __init__(self, name: str, objects: dict[str, Any], provider: pulumi.ProviderResource) -> None:
+            super().__init__("bench:index:BareConnector", name)
+            create(name, objects, pulumi.ResourceOptions(provider=provider, parent=self))
+            self.register_outputs({})
+
+    config = pulumi.Config("connectors")
+    provider = k8s.Provider("render", render_yaml_to_directory=config.require("renderDirectory"))
+    in_component = config.get_bool("inBareComponent") or False
+    for objects in json.loads(pathlib.Path(config.require("plainObjectsFile")).read_text()):
+        name = objects["deployment"]["metadata"]["name"]
+        if in_component:
+            BareConnector(name, objects, provider)
+        else:
+            create(name, objects, pulumi.ResourceOptions(provider=provider))
+
+
+def library_program() -> None:
+    """The component as a user's own Pulumi program uses the library: one ``ConnectorComponent``
+    per connector, rendering through a Kubernetes provider (no stack config of entries, no
+    stack outputs)."""
+    import pulumi
+    import pulumi_kubernetes as k8s
+
+    from components import ConnectorComponent
+    from components.args.connector_spec import ConnectorEntry
+
+    config = pulumi.Config("connectors")
+    provider = k8s.Provider("render", render_yaml_to_directory=config.require("renderDirectory"))
+    for entry in json.loads(config.require("connectors")):
+        args = ConnectorEntry.model_validate(entry).to_args()
+        ConnectorComponent(entry["name"], args, opts=pulumi.ResourceOptions(providers={"kubernetes": provider}))
 
 
 def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -86,12 +107,16 @@ def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def run_variant(variant: str, n: int, folder: pathlib.Path, env: dict[str, str]) -> tuple[dict[str, float], dict[str, str]]:
-    """The variant's times, and the files it rendered."""
+def run_variant(
+    variant: str, n: int, folder: pathlib.Path, env: dict[str, str], sdk_defaults: bool = False
+) -> tuple[dict[str, float], dict[str, str]]:
+    """The variant's times, and the files it rendered; ``sdk_defaults``: the component in a plain
+    program of its own (``library_program``), else the main command's."""
     from pulumi import automation as auto
 
     render = folder / "rendered"
-    program = component_program if variant == "component" else hand_written_program
+    component = library_program if sdk_defaults else component_program
+    program = component if variant == "component" else hand_written_program
     stack = inline_stack(f"bench-{n}", program, folder, env)
     stack.set_config("connectors:renderDirectory", auto.ConfigValue(str(render)))
     if variant != "component":
@@ -114,7 +139,7 @@ Results = dict[str, dict[str, dict[str, list[float]]]]
 """Seconds by size, variant and operation, one per round."""
 
 
-def measure(sizes: list[int], rounds: int, env: dict[str, str]) -> Results:
+def measure(sizes: list[int], rounds: int, env: dict[str, str], sdk_defaults: bool = False) -> Results:
     """Every variant at every size, the order reversed every other round; refuses to compare
     variants that rendered different objects."""
     results: Results = {}
@@ -124,7 +149,7 @@ def measure(sizes: list[int], rounds: int, env: dict[str, str]) -> Results:
             rendered: dict[str, dict[str, str]] = {}
             for variant in order:
                 with tempfile.TemporaryDirectory(prefix="bench-") as folder:
-                    times, rendered[variant] = run_variant(variant, n, pathlib.Path(folder), env)
+                    times, rendered[variant] = run_variant(variant, n, pathlib.Path(folder), env, sdk_defaults)
                 for operation, seconds in times.items():
                     results.setdefault(str(n), {}).setdefault(variant, {}).setdefault(operation, []).append(seconds)
                 print(f"n={n} {variant}: " + ", ".join(f"{op} {t:.1f} s" for op, t in times.items()), flush=True)
@@ -170,14 +195,18 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def p1_benchmark(sizes: list[int], rounds: int, out: pathlib.Path, skip_checkpoints: bool) -> int:
+def p1_benchmark(sizes: list[int], rounds: int, out: pathlib.Path, skip_checkpoints: bool, sdk_defaults: bool = False) -> int:
+    """``sdk_defaults``: every variant as a user's own program runs, the SDK untuned (each
+    resource's whole stack trace recorded, Python's cycle collector as it is)."""
     env = engine_environment()
-    run_as_deployed()
+    if not sdk_defaults:
+        run_as_deployed()
     env["PULUMI_SKIP_CHECKPOINTS"] = os.environ.get("PULUMI_SKIP_CHECKPOINTS", "false")
-    rows = rows_of(measure(sizes, rounds, env))
+    rows = rows_of(measure(sizes, rounds, env, sdk_defaults))
     print_table(rows)
-    suffix = "-skip-checkpoints" if skip_checkpoints else ""
-    summary = {"machine": machine(), "rounds": rounds, "skip_checkpoints": skip_checkpoints, "rows": rows}
+    suffix = ("-skip-checkpoints" if skip_checkpoints else "") + ("-sdk-defaults" if sdk_defaults else "")
+    summary = {"machine": machine(), "rounds": rounds, "skip_checkpoints": skip_checkpoints, "sdk_defaults": sdk_defaults}
+    summary["rows"] = rows
     write_result(out, f"bench{suffix}.json", summary)
     plot(rows, out / f"bench{suffix}.png")
     return 0
