@@ -11,8 +11,10 @@ from .proxy import proxy_optional_kinds, render_proxy
 
 
 def render_workload(args: ConnectorArgs | ProxyArgs) -> RenderedWorkload:
-    """A connector's or a proxy's objects, by the kind of its arguments."""
-    return render_connector(args) if isinstance(args, ConnectorArgs) else render_proxy(args)
+    """A connector's or a proxy's objects, by the kind of its arguments, without the pods'
+    config checksum: the component stamps its own (``objects.stamp_checksum``), an Output when
+    a referenced object comes from a resource."""
+    return render_connector(args, None) if isinstance(args, ConnectorArgs) else render_proxy(args, None)
 
 
 def optional_kinds(args: ConnectorArgs | ProxyArgs) -> tuple[OptionalKind, ...]:

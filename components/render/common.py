@@ -33,7 +33,9 @@ def probe_from(given: ProbeArgs | None, default: Probe) -> Probe | None:
     return Probe(given.path, given.initial_delay_seconds, given.period_seconds, given.failure_threshold)
 
 
-def shared_workload_fields(args: WorkloadArgs, component: str, projection: Projection, config_checksum: str) -> dict[str, Any]:
+def shared_workload_fields(
+    args: WorkloadArgs, component: str, projection: Projection, config_checksum: str | None
+) -> dict[str, Any]:
     """The ``Workload`` fields every kind fills the same way from its arguments (a connector's
     or a proxy's): identity and labels, image, replicas, references and volumes, resources,
     hardening, pod metadata, scheduling, extra containers, service account, the operator's pod
@@ -58,7 +60,10 @@ def shared_workload_fields(args: WorkloadArgs, component: str, projection: Proje
         "run_as_user": args.security_context.run_as_user,
         "run_as_group": args.security_context.run_as_group,
         "pod_labels": dict(args.pod_labels),
-        "pod_annotations": merged(args.pod_annotations, {CHECKSUM_ANNOTATION: config_checksum}),
+        # None: the caller stamps it (``objects.stamp_checksum``; the component's may be an Output).
+        "pod_annotations": merged(
+            args.pod_annotations, {} if config_checksum is None else {CHECKSUM_ANNOTATION: config_checksum}
+        ),
         "node_selector": dict(args.node_selector),
         "tolerations": list(args.tolerations),
         "init_containers": list(args.init_containers),

@@ -64,7 +64,7 @@ def spread_over_nodes(selector: dict[str, str]) -> Obj:
     }
 
 
-def connector_workload(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> Workload:
+def connector_workload(args: ConnectorArgs, config_checksum: str | None = EMPTY_CHECKSUM) -> Workload:
     selector = selector_labels(args.name)
     projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
     env = [{"name": e.name, "value": e.value} if e.value is not None else {"name": e.name} for e in args.env]
@@ -98,7 +98,7 @@ def connector_optional_kinds(args: ConnectorSpec) -> tuple[OptionalKind, ...]:
     return optional_kinds(shared_blocks(args), ingress=args.ingress is not None)
 
 
-def render_connector(args: ConnectorArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
+def render_connector(args: ConnectorArgs, config_checksum: str | None = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = connector_workload(args, config_checksum)
     service = render_service(w, args.service.type, args.service.node_port)
     ingress = render_ingress(w, args.ingress) if args.ingress is not None else None

@@ -54,7 +54,7 @@ def proxy_env(args: ProxyArgs, keyed: list[Obj]) -> list[Obj]:
     return given + token_env(args) + [e for e in keyed if e["name"] not in RESERVED_ENV]
 
 
-def proxy_workload(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> Workload:
+def proxy_workload(args: ProxyArgs, config_checksum: str | None = EMPTY_CHECKSUM) -> Workload:
     projection = project_refs(args.secret_refs, args.config_map_refs, args.volumes)
     return Workload(
         **shared_workload_fields(args, COMPONENT, projection, config_checksum),
@@ -84,6 +84,6 @@ def proxy_optional_kinds(args: ProxySpec) -> tuple[OptionalKind, ...]:
     return optional_kinds(shared_blocks(args))
 
 
-def render_proxy(args: ProxyArgs, config_checksum: str = EMPTY_CHECKSUM) -> RenderedWorkload:
+def render_proxy(args: ProxyArgs, config_checksum: str | None = EMPTY_CHECKSUM) -> RenderedWorkload:
     w = proxy_workload(args, config_checksum)
     return assemble(args, w, render_service(w), endpoints(args.name, args.namespace)[0], shared_blocks(args))

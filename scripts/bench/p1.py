@@ -99,7 +99,7 @@ def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
     result = []
     for entry in entries:
-        rendered = render_connector(ConnectorEntry.model_validate(entry).to_args())
+        rendered = render_connector(ConnectorEntry.model_validate(entry).to_args(), None)
         deployment = stamp_checksum(rendered.deployment, EMPTY_CHECKSUM)
         objects = {"service_account": rendered.service_account, "service": rendered.service, "deployment": deployment}
         objects["network_policy"] = rendered.network_policy
