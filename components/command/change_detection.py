@@ -90,7 +90,7 @@ def starting_inputs(place: Place, stack: str) -> dict[str, Any] | None:
         return None
     try:
         return inputs_of(place, stack)
-    except (UnreadableStackFile, OSError):
+    except Exception:  # whatever it is, the run says it (none kept: the next up runs)
         return None
 
 
@@ -125,7 +125,7 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
         now = fingerprint(place, options.stack, reads_digest(reads))
     except journal.JournalError:
         return "the backend's record of its state could not be read"
-    except (InvalidArgumentsError, UnreadableStackFile):
+    except (InvalidArgumentsError, UnreadableStackFile, ValueError, OSError):
         return "its settings are refused (the run says why)"
     changed = [part for part in PARTS if now.get(part) != kept.get(part)]
     return PARTS[changed[0]] if changed else None

@@ -25,18 +25,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from components.command.pulumi_cli import CHECKOUT
+from components.command.pulumi_cli import CLONE
 from components.command.runs import UNCHANGED, RunOptions, RunReport
 from components.stack_files import config_folder, stack_names
 
-WORKER = [sys.executable, "-m", "components.command.stack_worker"]
+WORKER = [sys.executable, "-P", "-m", "components.command.stack_worker"]
+"""``-P``: the folder it starts in is not searched first (a project's own ``components/`` is not the library)."""
 TAIL_LINES = 25
 
 
 def worker_env() -> dict[str, str]:
     """This process's environment, with the library it runs importable by the worker wherever it
     was loaded from (a clone, or an installed distribution)."""
-    path = os.pathsep.join(p for p in [str(CHECKOUT), os.environ.get("PYTHONPATH", "")] if p)
+    path = os.pathsep.join(p for p in [str(CLONE or ""), os.environ.get("PYTHONPATH", "")] if p)
     return {**os.environ, "PYTHONPATH": path}
 
 

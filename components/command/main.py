@@ -79,6 +79,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     add_review_flags(parser)
     options = parser.parse_args(argv)
     refuse_what_does_not_go_together(parser, options)
+    if options.report:  # the run changes into the project's folder: the file is named from here
+        options.report = str(pathlib.Path(options.report).resolve())
     return options
 
 

@@ -16,8 +16,11 @@ from importlib.metadata import version
 from components.registration import journal
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
-"""The folder this library was loaded from: a clone of the project holds ``scripts/install-tools``
-there, and puts it on the engine's ``PYTHONPATH`` for the dynamic provider's process."""
+"""The folder this library was loaded from: a clone of the project (which holds
+``scripts/install-tools``), or the site-packages of an installed library."""
+CLONE = CHECKOUT if (CHECKOUT / "pyproject.toml").is_file() else None
+"""The clone the library runs from, if it runs from one (not installed): the processes this
+one starts (fleet workers, the dynamic provider's host) import it from there."""
 
 
 class ToolsUnavailable(RuntimeError):
@@ -28,9 +31,11 @@ def installed(script: str, what: str) -> pathlib.Path:
     """Runs ``scripts/<script>`` (builds on first use, seconds when cached); its bin folder. Its
     progress (what it builds, how long that takes once, a line a minute) reaches the user's
     terminal as it comes: a first build takes many minutes."""
+    if CLONE is None or not (CLONE / "scripts" / script).is_file():
+        raise ToolsUnavailable(f"{what} can be built only from a clone of the project (scripts/{script}): install them")
     if shutil.which("go") is None:
         raise ToolsUnavailable(f"Go is not installed: {what} cannot be built")
-    out = subprocess.run(["bash", str(CHECKOUT / "scripts" / script)], stdout=subprocess.PIPE, text=True)
+    out = subprocess.run(["bash", str(CLONE / "scripts" / script)], stdout=subprocess.PIPE, text=True)
     if out.returncode != 0:
         raise ToolsUnavailable(f"scripts/{script} failed (its output is above)")
     return pathlib.Path(out.stdout.strip().splitlines()[-1])
@@ -89,7 +94,7 @@ def find_cli() -> Cli:
     if pulumi and found is not None and found >= MINIMUM:
         ensure_kubernetes_plugin(pulumi)
         return Cli(pathlib.Path(pulumi).resolve().parent, None, False, found)
-    if shutil.which("go") is None:
+    if shutil.which("go") is None or CLONE is None:
         raise ToolsUnavailable(INSTALL_HINT)
     bin_dir = tools_bin()
     return Cli(bin_dir, str(bin_dir.parent / "pulumi-home"), True)

@@ -12,7 +12,7 @@ import pathlib
 import platform
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import distributions
 from typing import Any
 
 import yaml
@@ -23,8 +23,6 @@ from components.registration import journal
 from components.stack_config import cluster_of
 
 CODE = ("components",)
-PACKAGES = tuple("pulumi pulumi_kubernetes pydantic httpx kubernetes kubernetes-validate jsonschema PyYAML psycopg".split())
-"""The distributions whose versions are an input (``psycopg`` for the PostgreSQL journal)."""
 
 
 def digest(*parts: bytes | str) -> str:
@@ -38,19 +36,17 @@ def digest(*parts: bytes | str) -> str:
 def code_digest(root: pathlib.Path = CHECKOUT) -> str:
     """The program's own files: every Python file it runs (the generated SDKs left out), and
     the requirement pins."""
-    files = [p for folder in CODE for p in (root / folder).rglob("*.py") if "sdk" not in p.relative_to(root).parts]
+    skipped = {"sdk", "venv", ".venv", "node_modules", "__pycache__"}  # generated, or installed by a tool
+    files = [p for folder in CODE for p in (root / folder).rglob("*.py") if not skipped & set(p.relative_to(root).parts)]
     files += [root / name for name in ("__main__.py", "requirements.txt") if (root / name).is_file()]
     return digest(*(part for p in sorted(files) for part in (str(p.relative_to(root)), p.read_bytes())))
 
 
 def packages_digest() -> str:
-    def version_of(name: str) -> str:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return "-"
-
-    return digest(platform.python_version(), *(f"{name}={version_of(name)}" for name in PACKAGES))
+    """Python's version and every distribution installed beside the program, with its version
+    (one installed or upgraded that the program never imports is a run too many, never too few)."""
+    installed = sorted({f"{d.metadata['Name']}={d.version}" for d in distributions()})
+    return digest(platform.python_version(), *installed)
 
 
 def plugins_digest(cli: Cli) -> str:
@@ -88,7 +84,7 @@ def cluster_digest(settings: dict[str, Any], work_dir: pathlib.Path | None = Non
         path = in_project(str(given), work_dir)
         return digest(path.read_bytes() if len(str(given)) < 4096 and path.is_file() else str(given), context)
     ambient = os.environ.get("KUBECONFIG") or str(pathlib.Path.home() / ".kube" / "config")
-    files = [pathlib.Path(p) for p in ambient.split(os.pathsep) if p]
+    files = [in_project(p, work_dir) for p in ambient.split(os.pathsep) if p]
     return digest(*(f.read_bytes() for f in files if f.is_file()), os.environ.get("KUBERNETES_SERVICE_HOST", ""), context)
 
 
@@ -102,12 +98,12 @@ class UnreadableStackFile(ValueError):
     """The stack file is not YAML of a mapping: the run, not this check, says why."""
 
 
-def stack_document(file: pathlib.Path) -> dict[str, Any]:
+def stack_document(file: pathlib.Path, loader: type[yaml.SafeLoader] | type[yaml.BaseLoader] = yaml.SafeLoader) -> dict[str, Any]:
     if not file.is_file():
         return {}
     try:
-        document = yaml.safe_load(file.read_text()) or {}
-    except yaml.YAMLError:
+        document = yaml.load(file.read_text(), Loader=loader) or {}
+    except (yaml.YAMLError, UnicodeDecodeError):
         raise UnreadableStackFile() from None
     if not isinstance(document, dict):
         raise UnreadableStackFile()
@@ -121,10 +117,12 @@ def stack_settings(file: pathlib.Path) -> dict[str, Any]:
 
 
 def settings_digest(file: pathlib.Path, project_file: pathlib.Path) -> str:
-    """The stack file as read (its ``encryptionsalt`` aside: a new stack's first run writes it,
-    and it changes no value) and ``Pulumi.yaml``."""
-    document = {k: v for k, v in stack_document(file).items() if k != "encryptionsalt"}
-    return digest(json.dumps(document, sort_keys=True, default=str), project_file.read_bytes())
+    """The stack file as written (its ``encryptionsalt`` aside: a new stack's first run writes it,
+    rewriting the file as the CLI lays it out, and it changes no value) and ``Pulumi.yaml``. Every
+    scalar is read as its text (``BaseLoader``): ``on`` and ``yes``, or ``1:30`` and ``90``, are
+    one value to YAML 1.1 but two to the CLI."""
+    document = {k: v for k, v in stack_document(file, yaml.BaseLoader).items() if k != "encryptionsalt"}
+    return digest(json.dumps(document, sort_keys=True), project_file.read_bytes())
 
 
 def reads_digest(reads: Mapping[str, Mapping[str, str] | None]) -> dict[str, str]:

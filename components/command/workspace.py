@@ -17,7 +17,7 @@ from pulumi import automation as auto
 from components.command import change_detection
 from components.command.change_detection import Place
 from components.command.checkpoints import checkpoints, journal_stack
-from components.command.pulumi_cli import CHECKOUT, find_cli
+from components.command.pulumi_cli import CLONE, find_cli
 from components.command.runs import CREATING, RunOptions
 from components.command.sdk_inline_server import record_source_positions_only, report_run_errors_once
 from components.command.stack_backend import local_state, passphrase, project_folder, project_name, state_backend
@@ -38,7 +38,7 @@ def engine_env(bin_dir: pathlib.Path, passphrase: str, pulumi_home: str | None =
         "PATH": os.pathsep.join([str(bin_dir), str(venv_bin), os.environ.get("PATH", "")]),
         "PULUMI_CONFIG_PASSPHRASE": passphrase,
         "PULUMI_SKIP_UPDATE_CHECK": "true",
-        "PYTHONPATH": os.pathsep.join(p for p in [str(CHECKOUT), os.environ.get("PYTHONPATH", "")] if p),
+        "PYTHONPATH": os.pathsep.join(p for p in [str(CLONE or ""), os.environ.get("PYTHONPATH", "")] if p),
     }
     if pulumi_home is not None:
         env["PULUMI_HOME"] = str(bin_dir.parent / "pulumi-home") if pulumi_home == TOOLS_HOME else pulumi_home

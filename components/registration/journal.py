@@ -1,7 +1,7 @@
 """The registration journal: each registration's outcome (uuid, status) written into the state
 backend the moment the platform answers, before the engine hears of it.
 
-Why: a run that skips the engine's checkpoints (``deploy.py up``'s default) saves its state only
+Why: a run that skips the engine's checkpoints (``connectors up``'s default) saves its state only
 when it ends, so a run killed midway would leave the platform holding records the state does not
 know; the next run would post them again and meet a 409 that needs a person. With the journal,
 ``create`` first looks for its outcome there (same stack, platform, name, url and version) and

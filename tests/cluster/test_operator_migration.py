@@ -74,7 +74,7 @@ def checkout(tmp_path: pathlib.Path, stack: str, entry: dict[str, Any], kubeconf
     repo = tmp_path / "repo"
     for name in ("components", "scripts"):
         shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules", "bin"))
-    for name in ("Pulumi.yaml", "Makefile", "requirements.txt", "requirements-dev.txt"):
+    for name in ("Pulumi.yaml", "Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml"):
         shutil.copy2(ROOT / name, repo / name)
     (repo / ".venv").symlink_to(ROOT / ".venv")
     (repo / "stacks").mkdir()

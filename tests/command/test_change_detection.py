@@ -4,29 +4,13 @@ a stack file that is not YAML). The engine's view: ``tests/fleet/test_change_det
 
 from __future__ import annotations
 
-import pathlib
-
 import pytest
 
 from components.command.change_detection import KEY, Place, reason_to_run, remember, starting_inputs
-from components.command.pulumi_cli import Cli
 from components.command.runs import RunOptions
 from components.command.stack_inputs import Recorder, settings_digest
 
-STACK_FILE = "config:\n  connectors:renderDirectory: out\n  connectors:connectors: []\n"
-
-
-@pytest.fixture
-def place(tmp_path: pathlib.Path) -> Place:
-    work = tmp_path / "project"
-    (work / "stacks").mkdir(parents=True)
-    (work / "Pulumi.yaml").write_text("name: connectors\nruntime: python\nstackConfigDir: stacks\n")
-    (work / "stacks" / "Pulumi.dev.yaml").write_text(STACK_FILE)
-    (tmp_path / "state").mkdir()
-    # A CLI whose version is known: no ``pulumi version`` is run.
-    return Place(
-        work, f"file://{tmp_path / 'state'}", Cli(tmp_path / "bin", str(tmp_path / "home"), True, (3, 274, 1)), "connectors"
-    )
+from .conftest import STACK_FILE
 
 
 def kept(place: Place) -> bool:

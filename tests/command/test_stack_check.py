@@ -1,4 +1,4 @@
-"""``status --check``'s problems from what the status saw (``scripts/stack_check``), one row each."""
+"""``status --check``'s problems from what the status saw (``components/command/stack_check``), one row each."""
 
 from __future__ import annotations
 

@@ -111,7 +111,7 @@ def test_a_failed_run_forces_the_next_and_a_change_of_the_code_forces_a_run(file
     copy = tmp_path / "program"
     for name in ("components", "scripts"):
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("sdk", "__pycache__"))
-    for name in ("__main__.py", "requirements.txt", "Pulumi.yaml"):
+    for name in ("__main__.py", "requirements.txt", "Pulumi.yaml", "pyproject.toml"):
         shutil.copy(ROOT / name, copy / name)
     command = [str(ROOT / ".venv" / "bin" / "python"), "-m", "components.command", "up", "--stack", "code"]
 

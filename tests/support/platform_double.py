@@ -278,7 +278,7 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
 
 @contextmanager
 def platform_double(tls: Any = None) -> Iterator[PlatformDouble]:
-    """Serves the stand-in on 127.0.0.1; ``tls`` (``tests.apiserver_standin.Certificates``) makes
+    """Serves the stand-in on 127.0.0.1; ``tls`` (``tests.support.apiserver_standin.Certificates``) makes
     it HTTPS with client certificates signed by that CA accepted as administrators."""
     # Parsed before serving: threads answering the first requests at once would each parse the
     # description (``cache`` does not hold them back), seconds of CPU the client sees as delay.

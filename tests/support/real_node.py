@@ -1,4 +1,4 @@
-"""One real Kubernetes node beside the local control plane (``tests.cluster.local_cluster``
+"""One real Kubernetes node beside the local control plane (``tests.support.local_cluster``
 without kwok): containerd with its own root, state and socket, runc, the bridge CNI with
 host-local addresses, the kubelet and kube-proxy (iptables mode); the images of ``node_images``
 imported. Every address is local: the API server on 127.0.0.1, the pods on a bridge of their own.
