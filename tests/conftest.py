@@ -3,7 +3,6 @@ from __future__ import annotations
 import pathlib
 import re
 import shutil
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -13,14 +12,13 @@ import yaml
 
 from .support import engine_stacks, yaml_stacks
 from .support.engine_stacks import EngineStack
+from .support.main_command_project import MAIN_COMMAND
 from .support.platform_double import PlatformDouble, platform_double
 from .support.postgres import PostgresServer, PostgresUnavailable, postgres_server
 from .support.skipping import ROOT, unavailable
 from .support.yaml_stacks import YamlStack
 
 __all__ = ["MAIN_COMMAND", "ROOT", "unavailable"]
-MAIN_COMMAND = [sys.executable, "-m", "components.command"]
-"""The main command as ``make up`` runs it (``connectors`` once the library is installed)."""
 DATA = ROOT / "tests" / "data"
 SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
 

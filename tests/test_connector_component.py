@@ -178,8 +178,7 @@ def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_
 
     from components import ProxyComponent
     from components.workload_component import Prepared
-
-    from .test_proxy_component import token_reader
+    from tests.support.proxies import token_reader
 
     library = pathlib.Path(ConnectorComponent.__module__.replace(".", "/")).parent.name
     traces: dict[str, list[str]] = {}

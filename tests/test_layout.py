@@ -194,6 +194,10 @@ def test_every_unit_test_module_is_a_mirror_of_the_module_it_tests():
     assert len(units) > 40
     assert sorted(str(p.relative_to(ROOT)) for p in units if not mirrored(p).is_file()) == []
     helpers = [p for p in tests.rglob("*.py") if not p.name.startswith(("test_", "conftest", "__init__"))]
+    borrowing = sorted(
+        str(p.relative_to(ROOT)) for p in tests.rglob("*.py") if any(".test_" in f".{m}" for m in all_imports(p))
+    )
+    assert borrowing == [], "a helper two test modules share lives in tests/support/"
     assert sorted(str(p.relative_to(ROOT)) for p in helpers if p.parent.name != "support") == ["tests/cluster/sigterm_probe.py"]
 
 

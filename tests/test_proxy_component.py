@@ -9,24 +9,18 @@ import time
 from typing import Any
 
 import pytest
-import yaml
 
 from components import InvalidArgumentsError
 from components.args.proxy_spec import ProxyArgs, ProxyEntry
 from components.program import connectors_program, parse_proxies
 from components.render.proxy import render_proxy
+from tests.support.proxies import TOKEN_VALUE, operator_proxy_objects, stack_proxies, token_reader
 
-from .conftest import ROOT
 from .support.mocks import StaticReader, run
 from .support.schema import assert_valid
 
 PROXY_STACKS = ["proxy-minimal", "proxy-full"]
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"
-TOKEN_VALUE = "eyJhbGciOiJIUzI1NiJ9.eyJicm9rZXIiOiJhbXFwcyJ9.c2lnbmF0dXJlLXNlY3JldA"
-
-
-def stack_proxies(stack: str) -> list[dict[str, Any]]:
-    return yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]["connectors:proxies"]
 
 
 def proxy(**spec: Any) -> ProxyArgs:
@@ -287,14 +281,6 @@ def test_the_full_sample_renders_every_kind():
     assert kinds == ["Deployment", "NetworkPolicy", "PodDisruptionBudget", "Service", "ServiceAccount", "ServiceMonitor"]
 
 
-def b64(text: str) -> str:
-    return base64.b64encode(text.encode()).decode()
-
-
-def token_reader(token: str = TOKEN_VALUE, key: str = "configToken", extra: dict[str, str] | None = None) -> StaticReader:
-    return StaticReader({("secret", "ilm", "dc-east-config"): {key: b64(token), **(extra or {})}})
-
-
 def proxies_config(**spec: Any) -> dict[str, Any]:
     return {
         "proxies": [{"name": "dc-east", "namespace": "ilm", "spec": {"configTokenSecretRef": {"name": "dc-east-config"}, **spec}}]
@@ -372,15 +358,6 @@ def test_from_operator_keeps_the_operators_pod_template():
     assert rendered.deployment["spec"]["template"]["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "ilm-operator"
     assert "privileged" not in main_container(rendered)["securityContext"]
     assert rendered.deployment["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "pulumi-connector"
-
-
-def operator_proxy_objects(namespace: str = "default", checksum: str = "CHECKSUM") -> dict[str, dict[str, Any]]:
-    from .conftest import DATA
-
-    text = (
-        (DATA / "operator-proxy-minimal-objects.yaml").read_text().replace("NAMESPACE", namespace).replace("CHECKSUM", checksum)
-    )
-    return {o["kind"]: o for o in yaml.safe_load_all(text)}
 
 
 def test_from_operator_renders_the_operators_proxy_pod_template_exactly():

@@ -6,70 +6,18 @@ from __future__ import annotations
 import base64
 import copy
 import json
-import ssl
 import uuid as uuids
-from typing import Any
 
-import httpx
 from kubernetes import client
 
 from components.render.checksum import ReferencedData, config_checksum
+from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
+from tests.support.operator_objects import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
 
 from ..conftest import stack_connectors
 from ..support.engine_stacks import changes
-from ..support.local_cluster import TOKEN
 from ..support.operator_objects import operator_objects
 from ..support.platform_double import platform_double
-from .test_cluster import namespace, prepare_referenced_objects, with_namespace
-
-PATHS = {
-    "ServiceAccount": "/api/v1/namespaces/{ns}/serviceaccounts/{name}",
-    "Service": "/api/v1/namespaces/{ns}/services/{name}",
-    "Deployment": "/apis/apps/v1/namespaces/{ns}/deployments/{name}",
-    "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets/{name}",
-    "NetworkPolicy": "/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies/{name}",
-    "ServiceMonitor": "/apis/monitoring.coreos.com/v1/namespaces/{ns}/servicemonitors/{name}",
-}
-
-
-def apply_as_the_operator(cluster, obj: dict[str, Any]) -> None:
-    """Server-side apply with the operator's field manager, as its controller does."""
-    path = PATHS[obj["kind"]].format(ns=obj["metadata"]["namespace"], name=obj["metadata"]["name"])
-    answer = httpx.patch(
-        f"{cluster.server}{path}?fieldManager=ilm-operator&force=true",
-        content=json.dumps(obj),
-        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/apply-patch+yaml"},
-        verify=ssl.create_default_context(cafile=str(cluster.ca)),
-    )
-    assert answer.status_code in (200, 201), answer.text
-
-
-def checksum_of(cluster, ns: str, spec: dict[str, Any]) -> str:
-    core = client.CoreV1Api(cluster.api())
-    data = [ReferencedData("secret", r["name"], core.read_namespaced_secret(r["name"], ns).data) for r in spec["secretRefs"]]
-    data += [
-        ReferencedData("configmap", r["name"], core.read_namespaced_config_map(r["name"], ns).data) for r in spec["configMapRefs"]
-    ]
-    return config_checksum(data)
-
-
-def pods_and_replica_sets(cluster, ns: str) -> tuple[set[str], set[str]]:
-    core, apps = client.CoreV1Api(cluster.api()), client.AppsV1Api(cluster.api())
-    pods = {p.metadata.uid for p in core.list_namespaced_pod(ns).items}
-    sets = {r.metadata.uid for r in apps.list_namespaced_replica_set(ns).items}
-    return pods, sets
-
-
-def wait_available(cluster, ns: str, name: str, replicas: int) -> None:
-    import time
-
-    apps = client.AppsV1Api(cluster.api())
-    for _ in range(120):
-        status = apps.read_namespaced_deployment(name, ns).status
-        if status.ready_replicas == replicas and status.updated_replicas == replicas and not status.unavailable_replicas:
-            return
-        time.sleep(0.5)
-    raise AssertionError("the operator's Deployment did not become available")
 
 
 def test_a_connector_the_operator_runs_is_taken_over_without_a_pod_restart(cluster, make_stack):
@@ -123,7 +71,7 @@ def test_a_connector_the_operator_runs_is_taken_over_without_a_pod_restart(clust
 def test_a_proxy_the_operator_runs_is_taken_over_without_a_pod_restart(cluster, make_stack):
     from pulumi import automation as auto
 
-    from ..test_proxy_component import operator_proxy_objects, stack_proxies
+    from tests.support.proxies import operator_proxy_objects, stack_proxies
 
     ns = namespace(cluster, f"from-op-px-{uuids.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())

@@ -18,9 +18,11 @@ from typing import Any
 import yaml
 from kubernetes import client
 
-from ..conftest import MAIN_COMMAND, ROOT, stack_connectors
+from tests.support.cluster_objects import namespace, with_namespace
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT, stack_connectors
 from ..support.netns import servers_in_a_network_namespace
-from .test_cluster import namespace, with_namespace
 
 BEHAVIOURS = {"healthy": "ok", "failing": "fail", "silent": "silent", "unwatched": "fail"}
 HEALTH = pathlib.Path(__file__).parents[1] / "support" / "netns_health.py"

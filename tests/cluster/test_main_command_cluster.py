@@ -15,8 +15,10 @@ from typing import Any
 import yaml
 from kubernetes import client
 
-from ..conftest import MAIN_COMMAND, ROOT, stack_connectors
-from .test_cluster import namespace, with_namespace
+from tests.support.cluster_objects import namespace, with_namespace
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT, stack_connectors
 
 
 def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -19,12 +19,13 @@ import yaml
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
+from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
+from tests.support.operator_objects import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
+
 from ..conftest import DATA, ROOT, readme_block, stack_connectors
 from ..support.local_cluster import cluster_bin
 from ..support.operator_objects import operator_objects
 from ..support.platform_double import platform_double
-from .test_cluster import namespace, prepare_referenced_objects, with_namespace
-from .test_from_operator import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
 
 GROUP, VERSION, PLURAL = "otilm.com", "v1alpha1", "connectors"
 

@@ -13,10 +13,11 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
+from tests.support.cluster_objects import install_service_monitor_crd, namespace
+from tests.support.proxies import stack_proxies
+
 from ..support.engine_stacks import changes
 from ..support.local_cluster import NODE
-from ..test_proxy_component import stack_proxies
-from .test_cluster import install_service_monitor_crd, namespace
 
 
 def token_secret(name: str, token: str) -> dict:

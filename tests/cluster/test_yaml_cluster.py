@@ -8,10 +8,11 @@ import pytest
 from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
+from tests.support.cluster_objects import namespace
+
 from ..support.engine_stacks import changes
 from ..support.platform_double import platform_double
 from ..support.yaml_stacks import example_program
-from .test_cluster import namespace
 
 
 def test_yaml_example_applied_ready_registered_once_and_destroyed(cluster, yaml_stack):

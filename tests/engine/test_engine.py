@@ -13,6 +13,7 @@ from pulumi import automation as auto
 
 from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
+from tests.support.engine_stacks import connector
 
 from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
 from ..support.engine_stacks import changes
@@ -21,27 +22,6 @@ from ..support.platform_double import Answer, platform_double
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 SECRET_CONTENT = "engine-test-api-key-5d2e"
 ERROR_BODY = "PLATFORM-ERROR-BODY-ECHO"
-
-
-def connector(platform_url: str, **registration: Any) -> dict[str, Any]:
-    return {
-        "name": "x509",
-        "namespace": "ilm",
-        "spec": {
-            "image": {"repository": "r.example/x509", "tag": "1.0.0"},
-            "env": [{"name": "LOG_LEVEL", "value": "INFO"}],
-            "registration": {
-                "platformUrl": platform_url,
-                "name": "X.509",
-                "authType": "none",
-                "customAttributes": [{"name": "description", "content": "x"}],
-                "retryInitialSeconds": 0.05,
-                "retryMaxSeconds": 0.1,
-                "deadlineSeconds": 5,
-                **registration,
-            },
-        },
-    }
 
 
 def rendered_deployment(stack) -> dict[str, Any]:
@@ -179,8 +159,8 @@ def test_render_mode_warns_once_per_named_reference(make_stack):
 def test_missing_references_stop_preview_and_up_before_anything_changes(make_stack, tmp_path):
     from components.program import connectors_program
     from components.reference_reader import ClusterReader
+    from tests.support.apiserver_standin import kubeconfig_for
 
-    from ..registration.test_routing import kubeconfig_for
     from ..support.apiserver_standin import GOOD_TOKEN, api_server_standin
 
     with api_server_standin(tmp_path) as standin:

@@ -16,8 +16,9 @@ from typing import Any
 import yaml
 
 from components.command.interrupts import descendants
+from tests.support.main_command_project import MAIN_COMMAND
 
-from ..conftest import MAIN_COMMAND, ROOT, readme_block
+from ..conftest import ROOT, readme_block
 from ..support.platform_double import ADMIN_TOKEN, platform_double
 
 DEPLOY = MAIN_COMMAND

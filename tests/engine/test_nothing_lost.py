@@ -13,7 +13,9 @@ from typing import Any
 
 import yaml
 
-from ..conftest import MAIN_COMMAND, ROOT
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT
 from ..support.platform_double import platform_double
 
 DEPLOY = MAIN_COMMAND

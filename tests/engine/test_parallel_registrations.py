@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from scripts.bench import connectors, most_at_once, registering
+from tests.support.main_command_project import deploy, main_command_project, write_stack
 
 from ..support.platform_double import platform_double
-from .test_review_and_errors import deploy, main_command_project, write_stack
 
 
 def test_twelve_slow_registrations_are_not_four_at_a_time(make_stack):

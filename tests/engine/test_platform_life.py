@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from pulumi import automation as auto
 
+from tests.support.engine_stacks import connector
+
 from ..support.engine_stacks import EngineStack, changes
 from ..support.platform_double import ADMIN_TOKEN, PlatformDouble
-from .test_engine import connector
 
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"
 URL = "http://x509.ilm.svc.cluster.local:8080"

@@ -9,10 +9,10 @@ import yaml
 from pulumi import automation as auto
 
 from components.program import connectors_program
+from tests.support.proxies import TOKEN_VALUE, b64, stack_proxies
 
 from ..support.engine_stacks import changes
 from ..support.mocks import StaticReader
-from ..test_proxy_component import TOKEN_VALUE, b64, stack_proxies
 
 
 def test_a_proxy_stack_previews_ups_reruns_and_rolls_on_a_new_token(make_stack):

@@ -4,10 +4,6 @@ registration, every operation of the main command, and each config error reporte
 from __future__ import annotations
 
 import json
-import os
-import pathlib
-import shutil
-import subprocess
 from typing import Any
 
 import pulumi
@@ -18,11 +14,11 @@ from pulumi import automation as auto
 
 from components import ConnectorComponent
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration
+from tests.support.engine_stacks import connector
+from tests.support.main_command_project import deploy, main_command_project, write_stack
 
-from ..conftest import MAIN_COMMAND, ROOT
-from ..support.engine_stacks import PASSPHRASE, changes
+from ..support.engine_stacks import changes
 from ..support.platform_double import platform_double
-from .test_engine import connector
 
 SECRET_VALUE = "db-password-7c1f-never-shown"
 
@@ -118,36 +114,6 @@ def test_a_config_error_is_reported_once_without_a_traceback(make_stack):
         assert "1 error" in text and "2 errors" not in text, text
         for said in (text, str(caught.value)):
             assert "unhandled" not in said and "Traceback" not in said
-
-
-# The main command, as a user runs it: every operation the README tells users to run.
-def deploy(project: pathlib.Path, state: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PULUMI_BACKEND_URL": f"file://{state}",
-        "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
-    }
-    return subprocess.run(
-        [*MAIN_COMMAND, *args, "--stack", "review", "--work-dir", str(project)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-
-
-def write_stack(project: pathlib.Path, render: pathlib.Path, connectors: list[dict[str, Any]]) -> None:
-    config = {"config": {"connectors:renderDirectory": str(render), "connectors:connectors": connectors}}
-    (project / "stacks" / "Pulumi.review.yaml").write_text(yaml.safe_dump(config))
-
-
-def main_command_project(tmp_path: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path, pathlib.Path]:
-    """A project folder (``Pulumi.yaml``, ``stacks/``), a state folder and a render folder."""
-    project, state, render = tmp_path / "project", tmp_path / "state", tmp_path / "rendered"
-    (project / "stacks").mkdir(parents=True)
-    state.mkdir()
-    shutil.copy(ROOT / "Pulumi.yaml", project / "Pulumi.yaml")
-    return project, state, render
 
 
 def test_the_main_command_does_every_operation_the_readme_names(engine, tmp_path):

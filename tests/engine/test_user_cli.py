@@ -14,7 +14,9 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from ..conftest import MAIN_COMMAND, ROOT
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT
 
 KUBERNETES = "4.25.0"
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
+from tests.support.yaml_stacks import objects_in
+
 from ..conftest import ROOT, unavailable
 from ..support.platform_double import platform_double
-from .test_yaml_program import objects_in
 
 CANARY = "api-key-CANARY-2718"
 CONSUMERS = ("typescript", "go", "python")

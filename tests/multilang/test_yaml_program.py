@@ -16,6 +16,7 @@ import yaml
 from pulumi import automation as auto
 
 from components.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
+from tests.support.yaml_stacks import objects_in
 
 from ..support.engine_stacks import changes
 from ..support.fleet_project import kill_when
@@ -25,16 +26,6 @@ from ..support.yaml_stacks import example_program
 CONNECTOR = "connectors:index:Connector"
 REGISTRATION = "connectors:index:Registration"
 IDENTITY = {"name", "namespace", "labels", "fromOperator"}
-
-
-def objects_in(folder: pathlib.Path) -> dict[tuple[str, str, str], dict[str, Any]]:
-    """Every rendered object, by kind, namespace and name (file names differ between programs)."""
-    found = {}
-    for path in folder.rglob("*.yaml"):
-        for doc in yaml.safe_load_all(path.read_text()):
-            if doc:
-                found[(doc["kind"], doc["metadata"].get("namespace", ""), doc["metadata"]["name"])] = doc
-    return found
 
 
 def interpolated(value: Any, config: dict[str, str]) -> Any:

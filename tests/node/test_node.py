@@ -17,7 +17,9 @@ import pytest
 import yaml
 from kubernetes import client
 
-from ..conftest import MAIN_COMMAND, ROOT
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT
 from ..support.engine_stacks import changes
 from ..support.node_images import PROXY_STANDIN, STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
 from ..support.platform_double import platform_double
@@ -256,9 +258,8 @@ def test_moving_a_proxy_from_the_operator_keeps_every_pod(node, make_stack):
     from pulumi import automation as auto
 
     from components.render.checksum import ReferencedData, config_checksum
-
-    from ..cluster.test_from_operator import apply_as_the_operator, pods_and_replica_sets, wait_available
-    from ..test_proxy_component import operator_proxy_objects, stack_proxies
+    from tests.support.operator_objects import apply_as_the_operator, pods_and_replica_sets, wait_available
+    from tests.support.proxies import operator_proxy_objects, stack_proxies
 
     ns = namespaced("from-op")
     core = client.CoreV1Api(node.cluster.api())
@@ -295,7 +296,7 @@ def test_the_ingress_service_monitor_and_network_policy_are_admitted_beside_runn
 
     from pulumi import automation as auto
 
-    from ..cluster.test_cluster import install_service_monitor_crd
+    from tests.support.cluster_objects import install_service_monitor_crd
 
     install_service_monitor_crd(node.cluster)
     ns = namespaced("kinds")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 
 from components import ConnectorComponent, InvalidArgumentsError
 from components.registration.provider import RegistrationProvider
 from components.registration.routing import RouteError, ServiceTarget, choose_route, in_cluster_target
 from components.workload_component import Prepared
+from tests.support.apiserver_standin import kubeconfig_for
 
 from ..support.apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
 from ..support.mocks import StaticReader, run
@@ -81,21 +81,6 @@ def test_base_path_with_and_without_trailing_slash(base, tmp_path):
         RegistrationProvider().create(props(base, standin, kubeconfig_for(standin, token=GOOD_TOKEN)))
     assert standin.requests[0]["path"] == "/api/v1/namespaces/ilm/services/http:core:8080/proxy/api/v2/connector/register"
     assert double.paths == ["/api/v2/connector/register"]
-
-
-def kubeconfig_for(standin, **user: Any) -> str:
-    return yaml.safe_dump(
-        {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [
-                {"name": "c", "cluster": {"server": standin.url, "certificate-authority": str(standin.certificates.ca)}}
-            ],
-            "users": [{"name": "u", "user": user}],
-            "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
-            "current-context": "ctx",
-        }
-    )
 
 
 def props(platform_url: str, standin, kubeconfig: str, **extra: Any) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import yaml
 
 from .http_answer import answer_json, serving
 
@@ -150,3 +151,18 @@ def api_server_standin(folder: Path) -> Iterator[ApiServerStandIn]:
     holder["standin"] = ApiServerStandIn(f"https://127.0.0.1:{server.server_address[1]}", certificates)
     with serving(server):
         yield holder["standin"]
+
+
+def kubeconfig_for(standin, **user: Any) -> str:
+    return yaml.safe_dump(
+        {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [
+                {"name": "c", "cluster": {"server": standin.url, "certificate-authority": str(standin.certificates.ca)}}
+            ],
+            "users": [{"name": "u", "user": user}],
+            "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
+            "current-context": "ctx",
+        }
+    )

@@ -172,3 +172,24 @@ def import_saved_stack(
     pulumi = pathlib.Path(engine["TOOLS_BIN"]) / "pulumi"
     subprocess.run([str(pulumi), "stack", "import", "--stack", name, "--file", str(exported)], cwd=work, env=env, check=True)
     return stack
+
+
+def connector(platform_url: str, **registration: Any) -> dict[str, Any]:
+    return {
+        "name": "x509",
+        "namespace": "ilm",
+        "spec": {
+            "image": {"repository": "r.example/x509", "tag": "1.0.0"},
+            "env": [{"name": "LOG_LEVEL", "value": "INFO"}],
+            "registration": {
+                "platformUrl": platform_url,
+                "name": "X.509",
+                "authType": "none",
+                "customAttributes": [{"name": "description", "content": "x"}],
+                "retryInitialSeconds": 0.05,
+                "retryMaxSeconds": 0.1,
+                "deadlineSeconds": 5,
+                **registration,
+            },
+        },
+    }

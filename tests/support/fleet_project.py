@@ -15,7 +15,9 @@ from typing import Any
 
 import yaml
 
-from ..conftest import MAIN_COMMAND, ROOT
+from tests.support.main_command_project import MAIN_COMMAND
+
+from ..conftest import ROOT
 from .platform_double import PlatformDouble
 
 DEPLOY = MAIN_COMMAND

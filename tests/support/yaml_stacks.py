@@ -142,3 +142,13 @@ def yaml_stack_maker(
     yield make
     for s in made:
         shutil.rmtree(s.project_dir, ignore_errors=True)
+
+
+def objects_in(folder: pathlib.Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    """Every rendered object, by kind, namespace and name (file names differ between programs)."""
+    found = {}
+    for path in folder.rglob("*.yaml"):
+        for doc in yaml.safe_load_all(path.read_text()):
+            if doc:
+                found[(doc["kind"], doc["metadata"].get("namespace", ""), doc["metadata"]["name"])] = doc
+    return found
