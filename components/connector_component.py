@@ -12,7 +12,7 @@ from .admin_secret import read_admin_credentials
 from .args.base import validated
 from .args.connector_spec import ConnectorArgs
 from .children import retains
-from .connector_registration import create_registration, registration_route
+from .connector_registration import planned_registration, registration_route
 from .outputs import from_rendered
 from .package.models import ConnectorOutputs
 from .reference_reader import ReferenceReader
@@ -73,7 +73,7 @@ class ConnectorComponent(WorkloadComponent):
         self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
         self.registration = None
         if reg is not None and route is not None:
-            self.registration = create_registration(
+            make, registration_name, values, registration_opts = planned_registration(
                 self,
                 name,
                 reg,
@@ -87,6 +87,7 @@ class ConnectorComponent(WorkloadComponent):
                 resource=given.registration_type,
                 retain_on_delete=retains(opts),
             )
+            self.registration = make(registration_name, opts=registration_opts, **values)
             pulumi.Output.from_input(route).apply(lambda r: pulumi.log.info(f"registration will use route {r}", resource=self))
         self.register_outputs(self.output_values())
 

@@ -75,7 +75,7 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
     return {key: value for key, value in values.items() if value is not None}
 
 
-def create_registration(
+def planned_registration(
     parent: pulumi.Resource,
     name: str,
     reg: RegistrationArgs,
@@ -89,8 +89,10 @@ def create_registration(
     label: str,
     resource: Callable[..., Any] | None = None,
     retain_on_delete: bool = False,
-) -> Any:
-    """The connector's ``Registration``, a child of ``parent`` created after ``depends_on``;
+) -> tuple[Callable[..., Any], str, dict[str, Any], pulumi.ResourceOptions]:
+    """The connector's ``Registration`` as planned (its class, name, arguments and options), a
+    child of ``parent`` made after ``depends_on`` by the component's constructor (as its other
+    children: ``children`` says why);
     ``cluster`` is the kubeconfig (a path or its content) and context of the proxy route;
     ``label`` is how the registration's messages name the connector; ``resource`` the class of
     the registration (default the dynamic ``Registration``; the component package has its own)."""
@@ -108,4 +110,4 @@ def create_registration(
     if "registration" in secret_inputs:
         values.update({i.python: secret_if(values[i.python], True) for i in inputs.TABLE if i.follows_config})
     opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
-    return (resource or Registration)(f"{name}-registration", opts=opts, **values)
+    return resource or Registration, f"{name}-registration", values, opts

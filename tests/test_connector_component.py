@@ -202,6 +202,7 @@ def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_
         "lifecycle": {"podDisruptionBudget": {"enabled": True, "minAvailable": 1}},
         "metrics": {"enabled": True, "serviceMonitor": {"enabled": True}},
         "ingress": {"host": "demo.example.com"},
+        "registration": {"platformUrl": "http://127.0.0.1:9/api", "name": "demo", "authType": "none"},
     }
 
     def program() -> None:
@@ -223,3 +224,9 @@ def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_
     for key, frames in children.items():
         own = "connector_component.py" if key.endswith("/demo") else "proxy_component.py"
         assert len(frames) == 1 and frames[0].endswith(own), (key, frames)
+    # The registration's own class is the SDK's third constructor from the top: its frame stays.
+    (registration,) = [frames for key, frames in traces.items() if key.endswith("/demo-registration")]
+    assert [uri.rsplit("/", 2)[-2:] for uri in registration] == [
+        ["registration", "resource.py"],
+        ["components", "connector_component.py"],
+    ]
