@@ -189,11 +189,19 @@ def node_ready(cluster: LocalCluster) -> bool:
 
 def _drain(cluster: LocalCluster) -> None:
     """Every pod deleted and waited for: the kubelet stops its containers, then its sandbox
-    (the CNI's teardown of its network namespace and veth)."""
+    (the CNI's teardown of its network namespace and veth). Their Deployments and ReplicaSets
+    go first: left in place, their controller would make every deleted pod again."""
     from kubernetes import client
 
     with contextlib.suppress(Exception):
-        core = client.CoreV1Api(cluster.api())
+        core, apps = client.CoreV1Api(cluster.api()), client.AppsV1Api(cluster.api())
+        for listed, delete in (
+            (apps.list_deployment_for_all_namespaces, apps.delete_namespaced_deployment),
+            (apps.list_replica_set_for_all_namespaces, apps.delete_namespaced_replica_set),
+        ):
+            for owner in listed().items:
+                with contextlib.suppress(Exception):
+                    delete(owner.metadata.name, owner.metadata.namespace, propagation_policy="Orphan")
         for pod in core.list_pod_for_all_namespaces().items:
             with contextlib.suppress(Exception):
                 core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=1)
