@@ -20,7 +20,7 @@ COMPONENTS = ROOT / "components"
 PACKAGES = {
     # package: the packages of ``components`` it may import besides its own
     "registration": set(),
-    "args": {"registration.routing", "registration.inputs", "registration.rules", "registration.attributes"},
+    "args": {"registration.routing", "registration.inputs", "registration.rules"},
     "render": {"args"},
 }
 MAX_MODULE_LINES = 300
@@ -194,9 +194,7 @@ def test_every_unit_test_module_is_a_mirror_of_the_module_it_tests():
     assert len(units) > 40
     assert sorted(str(p.relative_to(ROOT)) for p in units if not mirrored(p).is_file()) == []
     helpers = [p for p in tests.rglob("*.py") if not p.name.startswith(("test_", "conftest", "__init__"))]
-    borrowing = sorted(
-        str(p.relative_to(ROOT)) for p in tests.rglob("*.py") if any(".test_" in f".{m}" for m in all_imports(p))
-    )
+    borrowing = sorted(str(p.relative_to(ROOT)) for p in tests.rglob("*.py") if any(".test_" in f".{m}" for m in all_imports(p)))
     assert borrowing == [], "a helper two test modules share lives in tests/support/"
     assert sorted(str(p.relative_to(ROOT)) for p in helpers if p.parent.name != "support") == ["tests/cluster/sigterm_probe.py"]
 

@@ -13,9 +13,16 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
 from ..registration import inputs
-from ..registration.attributes import content_problem
 from ..registration.routing import url_problem
-from ..registration.rules import HEADER_RULE, PEM_MARK, UUID_RULE, admin_over_http_problem, header_value_problem, is_uuid
+from ..registration.rules import (
+    HEADER_RULE,
+    PEM_MARK,
+    UUID_RULE,
+    admin_over_http_problem,
+    content_problem,
+    header_value_problem,
+    is_uuid,
+)
 from .base import Model
 from .fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
 from .kube_schema import bounded

@@ -15,13 +15,12 @@ from typing import Any
 
 import httpx
 
-from .attributes import platform_attributes
 from .destination import Destination
 from .errors import RegistrationError
-from .http_client import open_client
-from .rules import IdentifierError, checked_uuid, segment
+from .rules import IdentifierError, checked_uuid, platform_attributes, segment
 from .sending import Answer, Operation, Sender
 from .settings import DEFAULT, MAX_PAGES, MAX_RECORDS, PAGE_SIZE, Deadline, RetryPolicy
+from .transport import open_client
 
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
 UNKNOWN_STATUS = "unknown"

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .attributes import CONTENT_RULE, is_attribute_list
 from .inputs import ADMIN_CREDENTIAL_SHAPES, TABLE, Input
 from .routing import url_problem
-from .rules import HEADER_RULE, UUID_RULE, header_value_problem, is_uuid
+from .rules import CONTENT_RULE, HEADER_RULE, UUID_RULE, header_value_problem, is_attribute_list, is_uuid
 
 
 def _is_text(value: Any) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .attributes import is_attribute_list, platform_attributes
+from .rules import is_attribute_list, platform_attributes
 from .settings import DEFAULT as _RETRY
 
 

@@ -7,12 +7,19 @@ Layered as httpx sends: ``send`` opens the client, ``_send_with_retries`` keeps 
 instead when the platform sends one and it fits in the deadline); other 4xx, a TLS handshake
 that fails verification and anything wrong on this side fail at once. Nothing the platform
 sends on failure is read into a message.
-"""
+
+The platform's answers, read within bounds: at most ``MAX_BODY`` bytes once decoded (a
+compressed answer is inflated only up to that), nested at most ``MAX_DEPTH`` levels, then JSON.
+
+Every way an answer can be malformed ends in ``BadAnswer`` with a fixed phrase: nothing of the
+answer itself reaches a message."""
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,12 +27,10 @@ import httpcore
 import httpx
 
 from . import errors
-from .answers import BadAnswer, parse_json, read_body
 from .destination import Destination
 from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
-from .http_client import open_client
-from .settings import DEFAULT, Deadline, Expired, RetryPolicy, retry_after
-from .transport import CertificateRefused, TlsFailure
+from .settings import DEFAULT, MAX_BODY, MAX_DEPTH, Deadline, Expired, RetryPolicy, retry_after
+from .transport import CertificateRefused, TlsFailure, open_client
 
 
 @dataclass(frozen=True)
@@ -161,3 +166,81 @@ class Sender:
             return Answer(status, None)
         body = read_body(response.iter_raw(), response.headers.get("content-encoding", ""))
         return Answer(status, parse_json(body))
+
+
+class BadAnswer(Exception):
+    """An answer that cannot be used; its message is a fixed phrase."""
+
+
+class _Decoder:
+    """Inflates a ``Content-Encoding`` without ever producing more than ``limit`` bytes."""
+
+    def __init__(self, encoding: str, limit: int) -> None:
+        self.limit = limit
+        codings = [c.strip().lower() for c in encoding.split(",") if c.strip() and c.strip().lower() != "identity"]
+        if len(codings) > 1 or (codings and codings[0] not in ("gzip", "x-gzip", "deflate")):
+            raise BadAnswer("the platform's answer used an encoding this program does not read")
+        self.inflate = None
+        if codings:
+            self.inflate = zlib.decompressobj(zlib.MAX_WBITS | 16 if "gzip" in codings[0] else zlib.MAX_WBITS)
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        if self.inflate is None:
+            return data[: room + 1]
+        try:
+            return self.inflate.decompress(data, room + 1)
+        except zlib.error:
+            raise BadAnswer("the platform's answer could not be decoded") from None
+
+    def finish(self) -> None:
+        if self.inflate is not None and not self.inflate.eof:
+            raise BadAnswer("the platform's answer could not be decoded")
+
+
+def read_body(chunks: Iterable[bytes], encoding: str = "", limit: int = MAX_BODY) -> bytes:
+    """The decoded body, refused as soon as it (or its raw bytes) would pass ``limit``."""
+    decoder = _Decoder(encoding, limit)
+    body = bytearray()
+    raw = 0
+    for chunk in chunks:
+        raw += len(chunk)
+        body += decoder.feed(chunk, limit - len(body))
+        if len(body) > limit or raw > limit:
+            raise BadAnswer(f"the platform's answer was larger than {limit // 1024} KiB")
+    if body:
+        decoder.finish()
+    return bytes(body)
+
+
+def nesting_depth(text: bytes) -> int:
+    """How deep arrays and objects nest in a JSON text (strings skipped), without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def parse_json(body: bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """The answer as JSON (None when empty)."""
+    if not body.strip():
+        return None
+    if nesting_depth(body) > max_depth:
+        raise BadAnswer(f"the platform's answer was nested more than {max_depth} levels deep")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise BadAnswer("the platform's answer was not JSON") from None

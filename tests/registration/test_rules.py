@@ -1,16 +1,22 @@
-"""``registration.rules``: identifiers, header values and administrator credentials over http."""
+"""``registration.rules``: identifiers, header values and administrator credentials over http.
+
+``registration.rules``: the operator's form and the platform's, and what the platform reads."""
 
 from __future__ import annotations
 
 import pytest
 
 from components.registration.rules import (
+    CONTENT_RULE,
     IdentifierError,
     admin_over_http_problem,
     checked_uuid,
+    content_problem,
     header_value_problem,
     is_loopback,
     is_uuid,
+    platform_attributes,
+    platform_content,
     segment,
 )
 
@@ -78,3 +84,35 @@ def test_admin_over_http(url, allowed, refused):
     assert (problem is not None) is refused
     if refused:
         assert "sendAdminCredentialsOverHttp" in problem
+
+
+@pytest.mark.parametrize(
+    ("content", "sent"),
+    [
+        ("X.509 certificate compliance provider", [{"data": "X.509 certificate compliance provider"}]),
+        (42, [{"data": 42}]),
+        (False, [{"data": False}]),
+        ({"maxItems": 3}, [{"data": {"maxItems": 3}}]),
+        ({"data": "x", "reference": "X"}, [{"data": "x", "reference": "X"}]),
+        ([{"data": "a"}, {"data": {"b": 1}, "reference": "B"}], [{"data": "a"}, {"data": {"b": 1}, "reference": "B"}]),
+        ([], []),
+        (None, []),
+    ],
+)
+def test_what_the_platform_reads(content, sent):
+    assert content_problem(content) is None
+    assert platform_content(content) == sent
+
+
+@pytest.mark.parametrize("content", [["a"], [{"reference": "r"}], [{"data": 1}, 2], ({"x"},)])
+def test_anything_else_is_refused(content):
+    assert content_problem(content) == CONTENT_RULE
+
+
+def test_attributes_keep_their_names_and_order():
+    given = [{"name": "description", "content": "d"}, {"name": "connectorType", "content": [{"data": "c"}]}]
+    assert platform_attributes(given) == [
+        {"name": "description", "content": [{"data": "d"}]},
+        {"name": "connectorType", "content": [{"data": "c"}]},
+    ]
+    assert platform_attributes(None) == []

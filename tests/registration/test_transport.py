@@ -1,15 +1,31 @@
 """``registration.transport``: every socket operation bound by the deadline, the name lookup
-too, and the environment's proxies honoured as httpx honours them."""
+too, and the environment's proxies honoured as httpx honours them.
+
+``registration.transport``: headers checked, credentials only where they may go, the
+client certificate in private files for the call's lifetime only."""
 
 from __future__ import annotations
 
+import os
 import ssl
+import stat
 
 import httpx
 import pytest
 
+from components.registration.destination import AdminCredentials, Destination
+from components.registration.errors import RegistrationError
 from components.registration.settings import Deadline, Expired
-from components.registration.transport import DeadlineTransport, proxy_for, resolve
+from components.registration.transport import (
+    PROXY_ADMIN_REFUSED,
+    PROXY_IN_CLEAR,
+    DeadlineTransport,
+    client_certificate_files,
+    headers_for,
+    open_client,
+    proxy_for,
+    resolve,
+)
 
 from ..support.hostile_platform import black_hole, hostile_platform, json_answer
 
@@ -58,3 +74,63 @@ def test_an_answer_that_never_comes_ends_at_the_deadline():
     with hostile_platform(black_hole) as platform, client(Deadline(0.5)) as http, pytest.raises(Expired) as caught:
         http.get(f"{platform.url}/x")
     assert caught.value.sent is True
+
+
+ENCODING = {"Accept-Encoding": "gzip, deflate"}
+
+
+@pytest.mark.parametrize(
+    ("destination", "expected"),
+    [
+        (Destination("https://p/api"), ENCODING),
+        (Destination("https://p/api", admin=AdminCredentials("tok")), {"Authorization": "Bearer tok", **ENCODING}),
+        (Destination("https://k", headers=(("Authorization", "Bearer kube"),)), {"Authorization": "Bearer kube", **ENCODING}),
+        (Destination("https://p/api", admin=AdminCredentials(None, "c", "k")), ENCODING),
+    ],
+)
+def test_headers_for(destination, expected):
+    assert headers_for(destination) == expected
+
+
+@pytest.mark.parametrize(
+    ("destination", "phrase"),
+    [
+        (Destination("https://p", admin=AdminCredentials("a b")), "registration.adminCredentials.bearerToken must be printable"),
+        (Destination("https://k", headers=(("Authorization", "Bearer a\nb"),)), "the kubeconfig's credentials"),
+    ],
+)
+def test_a_header_no_header_can_carry(destination, phrase):
+    with pytest.raises(RegistrationError, match=phrase) as caught:
+        headers_for(destination)
+    assert "a b" not in str(caught.value) and "a\nb" not in str(caught.value)
+
+
+def test_the_client_certificate_lives_as_long_as_the_call():
+    with client_certificate_files(AdminCredentials(None, "CERT", "KEY")) as paths:
+        assert paths is not None
+        assert [open(p).read() for p in paths] == ["CERT", "KEY"]
+        assert all(stat.S_IMODE(os.stat(p).st_mode) == 0o600 for p in paths)
+    assert not any(os.path.exists(p) for p in paths)
+    with client_certificate_files(AdminCredentials("tok")) as none:
+        assert none is None
+
+
+@pytest.mark.parametrize(
+    ("destination", "proxy", "message"),
+    [
+        (
+            Destination("https://k/proxy", admin=AdminCredentials("t"), refusal_suffix=" from the API server"),
+            None,
+            PROXY_ADMIN_REFUSED,
+        ),
+        (Destination("http://core.example/api", admin=AdminCredentials("t")), "http://proxy.example:3128", PROXY_IN_CLEAR),
+    ],
+)
+def test_credentials_never_where_they_would_leak(destination, proxy, message, monkeypatch):
+    for variable in ("HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(variable, raising=False)
+    if proxy:
+        monkeypatch.setenv("http_proxy", proxy)
+    with pytest.raises(RegistrationError) as caught, open_client(destination, Deadline(5)):
+        pass
+    assert str(caught.value) == message
