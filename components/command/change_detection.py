@@ -116,7 +116,12 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
         return "its fingerprint could not be read"
     if entry is None:
         return "no up of it has ended well since it last changed"
-    kept = json.loads(entry.matches)
+    try:
+        kept = json.loads(entry.matches)
+    except ValueError:
+        kept = None
+    if not isinstance(kept, dict):
+        return "its fingerprint could not be read"
     try:
         settings = stack_settings(stack_file(place.work_dir, options.stack))
         reads = read_again(sorted(kept.get("references", {})), settings, place.work_dir)

@@ -54,3 +54,13 @@ def test_a_stack_file_that_is_not_a_mapping_is_a_reason_to_run_never_a_traceback
     (place.work_dir / "stacks" / "Pulumi.dev.yaml").write_text(text)
     assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) == "its settings are refused (the run says why)"
     assert starting_inputs(place, "dev") is None
+
+
+def test_a_fingerprint_that_is_not_one_is_a_reason_to_run(place):
+    from components.registration import journal
+
+    store = place.store("dev")
+    assert store is not None
+    for stored in ("not json", "[1, 2]"):
+        store.put(KEY, journal.Entry("", "fingerprint", stored))
+        assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) == "its fingerprint could not be read"
