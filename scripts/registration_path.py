@@ -2,11 +2,12 @@
 ``python -m scripts.registration_path``. One ``create`` against the platform stand-in on
 127.0.0.1 (tests/support/platform_double.py), every Python call profiled until the register
 request's first byte is written; prints each module of ``components.registration`` in the
-order it is entered, how many there are, and how many times the path returns to a module it
-had left (ARCHITECTURE.md: the rooms a reader follows)."""
+order it is entered, how many there are, and how many times a call enters a module the path
+had left. No journal: the variables that would point it at a backend are cleared."""
 
 from __future__ import annotations
 
+import os
 import sys
 from types import FrameType
 from typing import Any
@@ -45,11 +46,13 @@ def path_to_the_socket() -> list[str]:
 
 
 def main() -> int:
+    for variable in ("CONNECTORS_REGISTRATION_JOURNAL", "PULUMI_BACKEND_URL"):
+        os.environ.pop(variable, None)
     entered = path_to_the_socket()
     short = [m.removeprefix(f"{PACKAGE}.") for m in entered]
     returns = sum(1 for i, m in enumerate(short) if m in short[:i])
     print(" -> ".join(short))
-    print(f"{len(set(short))} modules entered, {returns} returns to a module already left")
+    print(f"{len(set(short))} modules entered; {returns} times a call entered a module the path had left")
     return 0
 
 

@@ -1,34 +1,22 @@
 from __future__ import annotations
 
 import pathlib
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import yaml
 
 from .support import engine_stacks, yaml_stacks
 from .support.engine_stacks import EngineStack
-from .support.main_command_project import MAIN_COMMAND
 from .support.platform_double import PlatformDouble, platform_double
 from .support.postgres import PostgresServer, PostgresUnavailable, postgres_server
+from .support.samples import kubeconfig_text
 from .support.skipping import ROOT, unavailable
 from .support.yaml_stacks import YamlStack
 
-__all__ = ["MAIN_COMMAND", "ROOT", "unavailable"]
-DATA = ROOT / "tests" / "data"
-SAMPLE_STACKS = ["minimal", "full", "with-registration", "otpki", "timestamp-formatting"]
-
-
-def readme_block(name: str, document: str = "README.md") -> str:
-    """The commands of the ``<!-- name -->`` shell block of the README (or another document of
-    the project), as written."""
-    found = re.search(rf"<!-- {name} -->\n```sh\n(.*?)```\n<!-- /{name} -->", (ROOT / document).read_text(), re.S)
-    assert found, f"the {document}'s {name} block"
-    return found.group(1)
+__all__ = ["ROOT", "unavailable"]
 
 
 @pytest.fixture
@@ -39,27 +27,9 @@ def double() -> Iterator[PlatformDouble]:
     assert running.violations == []
 
 
-def stack_connectors(stack: str) -> list[dict[str, Any]]:
-    config = yaml.safe_load((ROOT / "stacks" / f"Pulumi.{stack}.yaml").read_text())["config"]
-    return config["connectors:connectors"]
-
-
 @pytest.fixture
 def minimal() -> dict[str, Any]:
     return {"name": "demo", "namespace": "ilm", "image": {"repository": "r.example/demo", "tag": "1.0"}}
-
-
-def kubeconfig_text(server: str, token: str = "test-token", **user: Any) -> str:
-    return yaml.safe_dump(
-        {
-            "apiVersion": "v1",
-            "kind": "Config",
-            "clusters": [{"name": "c", "cluster": {"server": server}}],
-            "users": [{"name": "u", "user": user or {"token": token}}],
-            "contexts": [{"name": "ctx", "context": {"cluster": "c", "user": "u"}}],
-            "current-context": "ctx",
-        }
-    )
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from components import ConnectorComponent, InvalidArgumentsError
 from components.program import connectors_program
 from components.registration.resource import START_CALL
+from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
-from .conftest import SAMPLE_STACKS, stack_connectors
 from .support.mocks import RecordingMocks, reader_for, run
 
 DEPLOYMENT = "kubernetes:apps/v1:Deployment"

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from components import ConnectorComponent, InvalidArgumentsError, validate_args
 from components.program import connectors_program, parse_connectors
 from components.workload_component import Prepared
+from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
-from .conftest import SAMPLE_STACKS, stack_connectors
 from .support.mocks import RecordingMocks, reader_for, run
 from .support.rendered_stacks import STACKS, golden, recorded
 

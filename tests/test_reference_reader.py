@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from components.reference_reader import ClusterReader, Reference, ReferenceReadError
+from tests.support.samples import kubeconfig_text
 
-from .conftest import kubeconfig_text
 from .support.http_answer import answer_json, serving
 
 TOKEN = "test-bearer-token"

@@ -33,6 +33,7 @@ from components.command.stack_inputs import (
     plugins_digest,
     read_again,
     reads_digest,
+    routes_digest,
     settings_digest,
     stack_settings,
     state_record,
@@ -51,6 +52,7 @@ PARTS = {
     "plugins": "the plugins installed changed",
     "cluster": "the cluster it deploys to changed (its kubeconfig or context)",
     "references": "a referenced Secret or ConfigMap changed",
+    "routes": "an in-cluster platform address now resolves here, or no longer does (a registration's route)",
     "state": "its state changed since (a refresh, an import, or a run from elsewhere)",
 }
 """Each part of the fingerprint, and the reason a run gives when it alone changed."""
@@ -77,6 +79,7 @@ def inputs_of(place: Place, stack: str) -> dict[str, Any]:
     return {
         "settings": settings_digest(settings, place.work_dir / PROJECT_FILE),
         "cluster": cluster_digest(stack_settings(settings), place.work_dir),
+        "routes": routes_digest(stack_settings(settings)),
         "code": code_digest(),
         "packages": packages_digest(),
         "cli": ".".join(map(str, version or ())),
@@ -124,7 +127,8 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
         return "its fingerprint could not be read"
     try:
         settings = stack_settings(stack_file(place.work_dir, options.stack))
-        reads = read_again(sorted(kept.get("references", {})), settings, place.work_dir)
+        references = kept.get("references")
+        reads = read_again(sorted(references if isinstance(references, dict) else {}), settings, place.work_dir)
         if reads is None:
             return "the Secrets and ConfigMaps it references cannot be read before the run"
         now = fingerprint(place, options.stack, reads_digest(reads))

@@ -10,16 +10,18 @@ import json
 import os
 import pathlib
 import platform
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import distributions
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 
 from components.command.pulumi_cli import CHECKOUT, Cli
 from components.reference_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal
+from components.registration.routing import host_resolves, in_cluster_target
 from components.stack_config import cluster_of
 
 CODE = ("components",)
@@ -123,6 +125,19 @@ def settings_digest(file: pathlib.Path, project_file: pathlib.Path) -> str:
     one value to YAML 1.1 but two to the CLI."""
     document = {k: v for k, v in stack_document(file, yaml.BaseLoader).items() if k != "encryptionsalt"}
     return digest(json.dumps(document, sort_keys=True), project_file.read_bytes())
+
+
+def routes_digest(settings: dict[str, Any], resolves: Callable[[str], bool] = host_resolves) -> str:
+    """Which in-cluster platform addresses resolve from here: a registration's ``auto`` route
+    (direct, or through the API server) is decided by it as the run starts."""
+    entries = settings.get("connectors:connectors")
+    hosts = set()
+    for entry in entries if isinstance(entries, list) else []:
+        registration = (entry.get("spec") or {}).get("registration") if isinstance(entry, dict) else None
+        url = registration.get("platformUrl") if isinstance(registration, dict) else None
+        if isinstance(url, str) and in_cluster_target(url) is not None:
+            hosts.add(urlsplit(url).hostname or "")
+    return digest(*(f"{host}={resolves(host)}" for host in sorted(hosts)))
 
 
 def reads_digest(reads: Mapping[str, Mapping[str, str] | None]) -> dict[str, str]:

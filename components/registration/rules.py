@@ -1,8 +1,8 @@
 """What may travel to the platform: identifiers checked before any request is built with them,
-header values that can be sent, and administrator credentials only over TLS.
-
-The argument models restate these as field rules (a problem at preview); the provider applies
-them again to its own inputs, which also come from other languages and from old state.
+header values that can be sent, administrator credentials only over TLS, and attributes in the
+platform's shape. The argument models restate these as field rules (a problem at preview); the
+provider applies them again to its own inputs, which also come from other languages and from
+old state.
 
 Attributes as the platform reads them: ``{name, content}``, ``content`` a list of content
 items, each an object with ``data`` (and an optional ``reference``): the Core's

@@ -8,11 +8,10 @@ instead when the platform sends one and it fits in the deadline); other 4xx, a T
 that fails verification and anything wrong on this side fail at once. Nothing the platform
 sends on failure is read into a message.
 
-The platform's answers, read within bounds: at most ``MAX_BODY`` bytes once decoded (a
-compressed answer is inflated only up to that), nested at most ``MAX_DEPTH`` levels, then JSON.
-
-Every way an answer can be malformed ends in ``BadAnswer`` with a fixed phrase: nothing of the
-answer itself reaches a message."""
+An answer is read within bounds: at most ``MAX_BODY`` bytes once decoded (a compressed answer
+is inflated only up to that), nested at most ``MAX_DEPTH`` levels, then JSON. Every way an
+answer can be malformed ends in ``BadAnswer`` with a fixed phrase: nothing of the answer itself
+reaches a message."""
 
 from __future__ import annotations
 

@@ -1,17 +1,15 @@
-"""The HTTP transport to the platform: httpx's transport on an httpcore pool whose network
-backend bounds every connect, TLS handshake, write and read by the operation's deadline.
+"""The HTTP client of one call to the platform (``open_client``), on a transport bounded by the
+call's deadline: httpx's transport on an httpcore pool whose network backend bounds every
+connect, TLS handshake, write and read by the time left.
 
 httpx's timeouts apply to each socket operation alone, so an answer that trickles a byte a
 second, or headers that never end, would keep a run reading for as long as the platform likes.
 Here each operation waits at most the time left (``deadline``), and a TLS handshake refused by
-verification raises ``TlsFailure``, this module's own exception.
-
-The HTTP client of one call to the platform: the destination's TLS and headers, the
-administrator's credentials when the call carries them, on the deadline-bound transport.
-
-What cannot work is refused here, before any request: a header value no header can carry,
-administrator credentials through the API server's proxy, credentials in clear through an
-HTTP proxy of the environment."""
+verification raises ``TlsFailure``, this module's own exception. The client carries the
+destination's TLS and headers, and the administrator's credentials when the call needs them.
+What cannot work is refused before any request: a header value no header can carry,
+administrator credentials through the API server's proxy, credentials in clear through an HTTP
+proxy of the environment."""
 
 from __future__ import annotations
 
@@ -226,7 +224,6 @@ PROXY_IN_CLEAR = (
     "use an https:// platformUrl, or exclude its host with NO_PROXY"
 )
 PROXY_ADMIN_REFUSED = "administrator calls cannot go through the API server's proxy: it forwards no credentials to the platform"
-"""The longest one connect, send or read may wait, within the deadline."""
 
 
 def headers_for(destination: Destination) -> dict[str, str]:

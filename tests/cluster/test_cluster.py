@@ -20,8 +20,8 @@ from pulumi import automation as auto
 from components.registration.cluster_access import load_access
 from components.registration.destination import through_api_server, tls_context
 from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
+from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
-from ..conftest import SAMPLE_STACKS, stack_connectors
 from ..support.engine_stacks import changes
 from ..support.netns import POD_GATEWAY, servers_in_a_network_namespace
 from ..support.platform_double import platform_double

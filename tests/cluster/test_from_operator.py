@@ -13,8 +13,8 @@ from kubernetes import client
 from components.render.checksum import ReferencedData, config_checksum
 from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
 from tests.support.operator_objects import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
+from tests.support.samples import stack_connectors
 
-from ..conftest import stack_connectors
 from ..support.engine_stacks import changes
 from ..support.operator_objects import operator_objects
 from ..support.platform_double import platform_double

@@ -20,8 +20,9 @@ from kubernetes import client
 
 from tests.support.cluster_objects import namespace, with_namespace
 from tests.support.main_command_project import MAIN_COMMAND
+from tests.support.samples import stack_connectors
 
-from ..conftest import ROOT, stack_connectors
+from ..conftest import ROOT
 from ..support.netns import servers_in_a_network_namespace
 
 BEHAVIOURS = {"healthy": "ok", "failing": "fail", "silent": "silent", "unwatched": "fail"}

@@ -17,8 +17,9 @@ from kubernetes import client
 
 from tests.support.cluster_objects import namespace, with_namespace
 from tests.support.main_command_project import MAIN_COMMAND
+from tests.support.samples import stack_connectors
 
-from ..conftest import ROOT, stack_connectors
+from ..conftest import ROOT
 
 
 def deploy(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -21,8 +21,9 @@ from kubernetes.client.exceptions import ApiException
 
 from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
 from tests.support.operator_objects import apply_as_the_operator, checksum_of, pods_and_replica_sets, wait_available
+from tests.support.samples import DATA, readme_block, stack_connectors
 
-from ..conftest import DATA, ROOT, readme_block, stack_connectors
+from ..conftest import ROOT
 from ..support.local_cluster import cluster_bin
 from ..support.operator_objects import operator_objects
 from ..support.platform_double import platform_double

@@ -64,3 +64,26 @@ def test_a_fingerprint_that_is_not_one_is_a_reason_to_run(place):
     for stored in ("not json", "[1, 2]"):
         store.put(KEY, journal.Entry("", "fingerprint", stored))
         assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) == "its fingerprint could not be read"
+
+
+def test_an_in_cluster_platform_address_that_now_resolves_changes_the_route_part():
+    """``auto`` decides a registration's route by whether an in-cluster name resolves from here:
+    a change of network (a VPN, running in the cluster) changes the route, so the stack runs."""
+    from components.command.stack_inputs import routes_digest
+
+    def entry(url: str) -> dict:
+        return {"name": "c", "spec": {"registration": {"platformUrl": url}}}
+
+    settings = {"connectors:connectors": [entry("http://core.ilm.svc.cluster.local:8080/api"), entry("https://core.example.com")]}
+    looked_up: list[str] = []
+
+    def resolves(answer: bool):
+        def lookup(host: str) -> bool:
+            looked_up.append(host)
+            return answer
+
+        return lookup
+
+    assert routes_digest(settings, resolves(False)) != routes_digest(settings, resolves(True))
+    assert set(looked_up) == {"core.ilm.svc.cluster.local"}, "only in-cluster names decide a route"
+    assert routes_digest({"connectors:connectors": [entry("https://core.example.com")]}, resolves(False)) == routes_digest({})

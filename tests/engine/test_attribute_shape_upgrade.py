@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from ..conftest import DATA
+from tests.support.samples import DATA
+
 from ..support.engine_stacks import changes, import_saved_stack
 from ..support.platform_double import Record, platform_double
 

@@ -14,8 +14,9 @@ from pulumi import automation as auto
 from components.args.connector_spec import ConnectorEntry
 from components.render.connector import render_connector
 from tests.support.engine_stacks import connector
+from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
-from ..conftest import ROOT, SAMPLE_STACKS, stack_connectors
+from ..conftest import ROOT
 from ..support.engine_stacks import changes
 from ..support.platform_double import Answer, platform_double
 
@@ -185,7 +186,7 @@ def test_missing_references_stop_preview_and_up_before_anything_changes(make_sta
 
 
 def test_preview_shows_the_route(make_stack, tmp_path):
-    from ..conftest import kubeconfig_text
+    from tests.support.samples import kubeconfig_text
 
     path = tmp_path / "kubeconfig"
     path.write_text(kubeconfig_text("https://127.0.0.1:6443"))

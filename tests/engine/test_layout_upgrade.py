@@ -13,7 +13,8 @@ from typing import Any
 import yaml
 from pulumi import automation as auto
 
-from ..conftest import DATA
+from tests.support.samples import DATA
+
 from ..support.engine_stacks import changes, import_saved_stack
 from ..support.platform_double import platform_double
 

@@ -17,8 +17,9 @@ import yaml
 
 from components.command.interrupts import descendants
 from tests.support.main_command_project import MAIN_COMMAND
+from tests.support.samples import readme_block
 
-from ..conftest import ROOT, readme_block
+from ..conftest import ROOT
 from ..support.platform_double import ADMIN_TOKEN, platform_double
 
 DEPLOY = MAIN_COMMAND

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from components.registration.cluster_access import NoClusterCredentials, has_credentials, is_kubeconfig_content, load_access
-
-from ..conftest import kubeconfig_text
+from tests.support.samples import kubeconfig_text
 
 
 @pytest.mark.parametrize(

@@ -21,8 +21,8 @@ from components.args.registration_spec import RegistrationArgs
 from components.registration import inputs
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
+from tests.support.samples import stack_connectors
 
-from ..conftest import stack_connectors
 from ..support.apiserver_standin import make_certificates
 from ..support.http_answer import answer_json, serving
 from ..support.platform_double import ADMIN_TOKEN, PlatformDouble, platform_double

@@ -1,6 +1,5 @@
-"""``registration.rules``: identifiers, header values and administrator credentials over http.
-
-``registration.rules``: the operator's form and the platform's, and what the platform reads."""
+"""``registration.rules``: identifiers, header values and administrator credentials over http;
+attributes in the operator's form and the platform's, and what the platform reads."""
 
 from __future__ import annotations
 

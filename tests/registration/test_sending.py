@@ -1,7 +1,6 @@
 """``registration.sending``: each answer sorted (taken, passed through, refused, retried), the
-schedule kept with the test's own sleep, and the deadline ending the attempts.
-
-``registration.sending``: answers read within bounds, every malformed one a fixed phrase."""
+schedule kept with the test's own sleep, the deadline ending the attempts, and answers read
+within bounds, every malformed one a fixed phrase."""
 
 from __future__ import annotations
 

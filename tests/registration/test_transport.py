@@ -1,8 +1,6 @@
 """``registration.transport``: every socket operation bound by the deadline, the name lookup
-too, and the environment's proxies honoured as httpx honours them.
-
-``registration.transport``: headers checked, credentials only where they may go, the
-client certificate in private files for the call's lifetime only."""
+too, the environment's proxies honoured as httpx honours them; headers checked, credentials
+only where they may go, the client certificate in private files for the call's lifetime only."""
 
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ from components.args.connector_spec import ConnectorArgs, ConnectorEntry
 from components.render.checksum import EMPTY_CHECKSUM
 from components.render.connector import render_connector
 from components.render.meta import labels as labels_of
+from tests.support.samples import DATA, SAMPLE_STACKS, stack_connectors
 
-from ..conftest import DATA, SAMPLE_STACKS, stack_connectors
 from ..support.operator_objects import operator_objects
 from ..support.schema import assert_valid
 from ..support.workloads import RESTRICTED, SELECTOR
@@ -324,8 +324,7 @@ def test_scheduling_and_image_fields_pass_through(minimal):
 
 def test_from_operator_renders_the_operators_pod_template_exactly():
     from components.args.connector_spec import ConnectorEntry
-
-    from ..conftest import stack_connectors
+    from tests.support.samples import stack_connectors
 
     (raw,) = stack_connectors("full")
     taken_over = render_connector(ConnectorEntry.model_validate({**raw, "fromOperator": True}).to_args())

@@ -14,10 +14,13 @@ from kubernetes.client.exceptions import ApiException
 
 from .local_cluster import NODE
 
+RESTRICTED_NAMESPACE = {"pod-security.kubernetes.io/enforce": "restricted"}
+"""The label of a namespace under the restricted Pod Security level."""
+
 
 def namespace(cluster, name: str) -> str:
     core = client.CoreV1Api(cluster.api())
-    core.create_namespace({"metadata": {"name": name, "labels": RESTRICTED}})
+    core.create_namespace({"metadata": {"name": name, "labels": RESTRICTED_NAMESPACE}})
     return name
 
 
@@ -72,7 +75,7 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
 
 
 def install_service_monitor_crd(cluster) -> None:
-    from ..support.crds import service_monitor_crd_path
+    from .crds import service_monitor_crd_path
 
     extensions = client.ApiextensionsV1Api(cluster.api())
     crd = yaml.safe_load(service_monitor_crd_path().read_text())
@@ -87,6 +90,3 @@ def install_service_monitor_crd(cluster) -> None:
             return
         time.sleep(0.5)
     raise AssertionError("the ServiceMonitor CRD was not established")
-
-
-RESTRICTED = {"pod-security.kubernetes.io/enforce": "restricted"}

@@ -175,6 +175,7 @@ def import_saved_stack(
 
 
 def connector(platform_url: str, **registration: Any) -> dict[str, Any]:
+    """A connector entry registering at ``platform_url`` (``registration`` over its defaults)."""
     return {
         "name": "x509",
         "namespace": "ilm",

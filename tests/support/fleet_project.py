@@ -15,10 +15,9 @@ from typing import Any
 
 import yaml
 
-from tests.support.main_command_project import MAIN_COMMAND
-
-from ..conftest import ROOT
+from .main_command_project import MAIN_COMMAND
 from .platform_double import PlatformDouble
+from .skipping import ROOT
 
 DEPLOY = MAIN_COMMAND
 REGISTRATION = "pulumi-python:dynamic/connectors:Registration"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import ssl
+import time
 from typing import Any
 
 import httpx
@@ -11,9 +12,18 @@ import yaml
 from kubernetes import client
 
 from components.render.checksum import EMPTY_CHECKSUM, ReferencedData, config_checksum
+from tests.support.samples import DATA
 
-from ..conftest import DATA
 from .local_cluster import TOKEN
+
+PATHS = {
+    "ServiceAccount": "/api/v1/namespaces/{ns}/serviceaccounts/{name}",
+    "Service": "/api/v1/namespaces/{ns}/services/{name}",
+    "Deployment": "/apis/apps/v1/namespaces/{ns}/deployments/{name}",
+    "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets/{name}",
+    "NetworkPolicy": "/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies/{name}",
+    "ServiceMonitor": "/apis/monitoring.coreos.com/v1/namespaces/{ns}/servicemonitors/{name}",
+}
 
 
 def operator_objects(namespace: str = "ilm-system", checksum: str = EMPTY_CHECKSUM) -> dict[str, dict[str, Any]]:
@@ -51,7 +61,6 @@ def pods_and_replica_sets(cluster, ns: str) -> tuple[set[str], set[str]]:
 
 
 def wait_available(cluster, ns: str, name: str, replicas: int) -> None:
-    import time
 
     apps = client.AppsV1Api(cluster.api())
     for _ in range(120):
@@ -60,13 +69,3 @@ def wait_available(cluster, ns: str, name: str, replicas: int) -> None:
             return
         time.sleep(0.5)
     raise AssertionError("the operator's Deployment did not become available")
-
-
-PATHS = {
-    "ServiceAccount": "/api/v1/namespaces/{ns}/serviceaccounts/{name}",
-    "Service": "/api/v1/namespaces/{ns}/services/{name}",
-    "Deployment": "/apis/apps/v1/namespaces/{ns}/deployments/{name}",
-    "PodDisruptionBudget": "/apis/policy/v1/namespaces/{ns}/poddisruptionbudgets/{name}",
-    "NetworkPolicy": "/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies/{name}",
-    "ServiceMonitor": "/apis/monitoring.coreos.com/v1/namespaces/{ns}/servicemonitors/{name}",
-}

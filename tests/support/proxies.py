@@ -27,7 +27,7 @@ def token_reader(token: str = TOKEN_VALUE, key: str = "configToken", extra: dict
 
 
 def operator_proxy_objects(namespace: str = "default", checksum: str = "CHECKSUM") -> dict[str, dict[str, Any]]:
-
+    """The reference operator's rendering of the minimal proxy sample (tests/data), by kind."""
     text = (
         (ROOT / "tests" / "data" / "operator-proxy-minimal-objects.yaml")
         .read_text()

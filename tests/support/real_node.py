@@ -190,24 +190,32 @@ def node_ready(cluster: LocalCluster) -> bool:
 def _drain(cluster: LocalCluster) -> None:
     """Every pod deleted and waited for: the kubelet stops its containers, then its sandbox
     (the CNI's teardown of its network namespace and veth). Their Deployments and ReplicaSets
-    go first: left in place, their controller would make every deleted pod again."""
+    go first (left in place, their controller makes every deleted pod again), and a pod one
+    made on its way out is deleted as it is seen."""
     from kubernetes import client
 
-    with contextlib.suppress(Exception):
-        core, apps = client.CoreV1Api(cluster.api()), client.AppsV1Api(cluster.api())
-        for listed, delete in (
-            (apps.list_deployment_for_all_namespaces, apps.delete_namespaced_deployment),
-            (apps.list_replica_set_for_all_namespaces, apps.delete_namespaced_replica_set),
-        ):
+    core, apps = client.CoreV1Api(cluster.api()), client.AppsV1Api(cluster.api())
+    for listed, delete in (
+        (apps.list_deployment_for_all_namespaces, apps.delete_namespaced_deployment),
+        (apps.list_replica_set_for_all_namespaces, apps.delete_namespaced_replica_set),
+    ):
+        with contextlib.suppress(Exception):
             for owner in listed().items:
                 with contextlib.suppress(Exception):
                     delete(owner.metadata.name, owner.metadata.namespace, propagation_policy="Orphan")
-        for pod in core.list_pod_for_all_namespaces().items:
-            with contextlib.suppress(Exception):
-                core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=1)
-        deadline = time.monotonic() + 60
-        while core.list_pod_for_all_namespaces().items and time.monotonic() < deadline:
-            time.sleep(1)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            pods = core.list_pod_for_all_namespaces().items
+        except Exception:
+            return
+        if not pods:
+            return
+        for pod in pods:
+            if pod.metadata.deletion_timestamp is None:
+                with contextlib.suppress(Exception):
+                    core.delete_namespaced_pod(pod.metadata.name, pod.metadata.namespace, grace_period_seconds=1)
+        time.sleep(1)
 
 
 def _tasks(ctr: list[str]) -> list[str]:

@@ -16,8 +16,9 @@ from typing import Any
 
 import yaml
 
-from ..conftest import DATA, ROOT, kubeconfig_text
 from .mocks import RecordingMocks, reader_for, run
+from .samples import DATA, kubeconfig_text
+from .skipping import ROOT
 
 GOLDEN = DATA / "rendered-stacks"
 STACKS = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in (ROOT / "stacks").glob("Pulumi.*.yaml"))

@@ -8,8 +8,8 @@ import jsonschema
 import kubernetes_validate
 from kubernetes_validate.utils import latest_version
 
-from ..conftest import unavailable
 from .crds import CrdsUnavailable, service_monitor_schema
+from .skipping import unavailable
 
 KUBERNETES_VERSION = latest_version()
 
