@@ -60,8 +60,9 @@ class Project:
             self.command(*args), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
         )
 
-    def export(self, stack: str) -> dict[str, Any]:
-        """``pulumi stack export`` of a stack, as the CLI gives it."""
+    def export(self, stack: str, missing_ok: bool = False) -> dict[str, Any]:
+        """``pulumi stack export`` of a stack, as the CLI gives it (with ``missing_ok``, a stack
+        not made yet exports as one without resources)."""
         from components.command.pulumi_cli import tools_bin
         from components.command.workspace import engine_env
 
@@ -71,6 +72,8 @@ class Project:
             [str(bin_dir / "pulumi"), "stack", "export", "--stack", stack, "--cwd", str(self.folder)],
             env=env, capture_output=True, text=True,
         )  # fmt: skip
+        if missing_ok and done.returncode != 0 and f"no stack named '{stack}' found" in done.stderr:
+            return {"deployment": {}}
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 
