@@ -35,6 +35,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="P1 as in a user's own program: the SDK's defaults (no tuning), the component made by a plain program",
     )
+    parser.add_argument(
+        "--operations", nargs="+", choices=["preview", "up"], default=["preview", "up"],
+        help="P1: what each variant runs (up: an up, then a no-op up)",
+    )  # fmt: skip
     return parser.parse_args(argv)
 
 
@@ -63,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         return split_benchmark(options.split, options.split_stacks, options.parallel, out, options.split_operations)
     from scripts.bench.p1 import p1_benchmark
 
-    return p1_benchmark(options.sizes, options.rounds, out, options.skip_checkpoints, options.sdk_defaults)
+    return p1_benchmark(options.sizes, options.rounds, out, options.skip_checkpoints, options.sdk_defaults, options.operations)
 
 
 if __name__ == "__main__":

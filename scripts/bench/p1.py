@@ -8,6 +8,7 @@ import os
 import pathlib
 import statistics
 import tempfile
+from collections.abc import Sequence
 from typing import Any
 
 from .common import (
@@ -108,10 +109,16 @@ def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def run_variant(
-    variant: str, n: int, folder: pathlib.Path, env: dict[str, str], sdk_defaults: bool = False
+    variant: str,
+    n: int,
+    folder: pathlib.Path,
+    env: dict[str, str],
+    sdk_defaults: bool = False,
+    operations: Sequence[str] = ("preview", "up"),
 ) -> tuple[dict[str, float], dict[str, str]]:
     """The variant's times, and the files it rendered; ``sdk_defaults``: the component in a plain
-    program of its own (``library_program``), else the main command's."""
+    program of its own (``library_program``), else the main command's; ``operations``: a
+    preview of the new stack, and an up followed by a no-op up."""
     from pulumi import automation as auto
 
     render = folder / "rendered"
@@ -127,11 +134,10 @@ def run_variant(
         stack.set_config("connectors:inBareComponent", auto.ConfigValue(in_component))
     else:
         stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps(connectors(n))))
-    times = {
-        "preview": timed(lambda: preview_as_deployed(stack)),
-        "up": timed(stack.up),
-        "noop_up": timed(stack.up),
-    }
+    times = {"preview": timed(lambda: preview_as_deployed(stack))} if "preview" in operations else {}
+    if "up" in operations:
+        times["up"] = timed(stack.up)
+        times["noop_up"] = timed(stack.up)
     return times, {p.name: p.read_text() for p in sorted(render.rglob("*.yaml"))}
 
 
@@ -139,7 +145,9 @@ Results = dict[str, dict[str, dict[str, list[float]]]]
 """Seconds by size, variant and operation, one per round."""
 
 
-def measure(sizes: list[int], rounds: int, env: dict[str, str], sdk_defaults: bool = False) -> Results:
+def measure(
+    sizes: list[int], rounds: int, env: dict[str, str], sdk_defaults: bool = False, operations: Sequence[str] = ("preview", "up")
+) -> Results:
     """Every variant at every size, the order reversed every other round; refuses to compare
     variants that rendered different objects."""
     results: Results = {}
@@ -149,7 +157,7 @@ def measure(sizes: list[int], rounds: int, env: dict[str, str], sdk_defaults: bo
             rendered: dict[str, dict[str, str]] = {}
             for variant in order:
                 with tempfile.TemporaryDirectory(prefix="bench-") as folder:
-                    times, rendered[variant] = run_variant(variant, n, pathlib.Path(folder), env, sdk_defaults)
+                    times, rendered[variant] = run_variant(variant, n, pathlib.Path(folder), env, sdk_defaults, operations)
                 for operation, seconds in times.items():
                     results.setdefault(str(n), {}).setdefault(variant, {}).setdefault(operation, []).append(seconds)
                 print(f"n={n} {variant}: " + ", ".join(f"{op} {t:.1f} s" for op, t in times.items()), flush=True)
@@ -159,10 +167,11 @@ def measure(sizes: list[int], rounds: int, env: dict[str, str], sdk_defaults: bo
 
 
 def rows_of(results: Results) -> list[dict[str, Any]]:
-    """Medians and ratios, a row per size and operation."""
+    """Medians and ratios, a row per size and operation; ``ratio_to_bare_spread``: the lowest and
+    highest component / bare of a round (the two ran one after the other)."""
     rows = []
     for n, variants in results.items():
-        for operation in OPERATIONS:
+        for operation in (op for op in OPERATIONS if op in variants["component"]):
             hand, bare, component = (
                 statistics.median(variants[v][operation]) for v in ("hand-written", "hand-written-in-component", "component")
             )
@@ -177,35 +186,53 @@ def rows_of(results: Results) -> list[dict[str, Any]]:
                     "bare_component_ratio": round(bare / hand, 2),
                     "ratio_to_bare": round(component / bare, 2),
                     "component_s_per_connector": round(component / int(n), 4),
+                    "ratio_to_bare_spread": paired_spread(
+                        variants["component"][operation], variants["hand-written-in-component"][operation]
+                    ),
                 }
             )
     return rows
 
 
+def paired_spread(component: list[float], bare: list[float]) -> list[float]:
+    ratios = [c / b for c, b in zip(component, bare, strict=True)]
+    return [round(min(ratios), 2), round(max(ratios), 2)]
+
+
 def print_table(rows: list[dict[str, Any]]) -> None:
     print(
         f"\n{'n':>5} {'operation':<9} {'hand-written':>12} {'in bare comp.':>13} {'component':>10} {'ratio':>6} "
-        f"{'bare/hand':>9} {'comp/bare':>9} {'s/connector':>12}"
+        f"{'bare/hand':>9} {'comp/bare':>9} {'(rounds)':>11} {'s/connector':>12}"
     )
     for row in rows:
         print(
             f"{row['n']:>5} {row['operation']:<9} {row['hand_written_s']:>11.1f}s {row['in_bare_component_s']:>12.1f}s "
             f"{row['component_s']:>9.1f}s {row['ratio']:>6.2f} {row['bare_component_ratio']:>9.2f} "
-            f"{row['ratio_to_bare']:>9.2f} {row['component_s_per_connector']:>12.4f}"
+            f"{row['ratio_to_bare']:>9.2f} {'-'.join(map(str, row['ratio_to_bare_spread'])):>11} "
+            f"{row['component_s_per_connector']:>12.4f}"
         )
 
 
-def p1_benchmark(sizes: list[int], rounds: int, out: pathlib.Path, skip_checkpoints: bool, sdk_defaults: bool = False) -> int:
+def p1_benchmark(
+    sizes: list[int],
+    rounds: int,
+    out: pathlib.Path,
+    skip_checkpoints: bool,
+    sdk_defaults: bool = False,
+    operations: Sequence[str] = ("preview", "up"),
+) -> int:
     """``sdk_defaults``: every variant as a user's own program runs, the SDK untuned (each
     resource's whole stack trace recorded, Python's cycle collector as it is)."""
     env = engine_environment()
     if not sdk_defaults:
         run_as_deployed()
     env["PULUMI_SKIP_CHECKPOINTS"] = os.environ.get("PULUMI_SKIP_CHECKPOINTS", "false")
-    rows = rows_of(measure(sizes, rounds, env, sdk_defaults))
+    rows = rows_of(measure(sizes, rounds, env, sdk_defaults, operations))
     print_table(rows)
     suffix = ("-skip-checkpoints" if skip_checkpoints else "") + ("-sdk-defaults" if sdk_defaults else "")
+    suffix += "" if set(operations) == {"preview", "up"} else "-" + "-".join(sorted(operations))
     summary = {"machine": machine(), "rounds": rounds, "skip_checkpoints": skip_checkpoints, "sdk_defaults": sdk_defaults}
+    summary["operations"] = list(operations)
     summary["rows"] = rows
     write_result(out, f"bench{suffix}.json", summary)
     plot(rows, out / f"bench{suffix}.png")
@@ -222,7 +249,7 @@ def plot(rows: list[dict[str, Any]], path: pathlib.Path) -> None:
         print("matplotlib is not installed: no plot (pip install matplotlib)")
         return
     figure, axes = plt.subplots(figsize=(8, 5))
-    for operation in OPERATIONS:
+    for operation in {row["operation"] for row in rows}:
         points = sorted(
             (r["n"], r["hand_written_s"], r["in_bare_component_s"], r["component_s"]) for r in rows if r["operation"] == operation
         )

@@ -31,8 +31,9 @@ def with_namespace(connectors: list[dict[str, Any]], ns: str) -> list[dict[str, 
     return moved
 
 
-def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
-    """What a user creates before applying a sample: its Secrets, ConfigMaps, claims, CRDs, labels."""
+def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any], host_path: str = "/tmp/unused", node: str = NODE) -> None:
+    """What a user creates before applying a sample: its Secrets, ConfigMaps, claims (bound to a
+    volume at ``host_path`` on the node), CRDs, the labels of the ``node`` it is to run on."""
     api = cluster.api()
     core = client.CoreV1Api(api)
     for ref in spec.get("secretRefs", []):
@@ -51,7 +52,7 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
                     "spec": {
                         "capacity": {"storage": "1Gi"},
                         "accessModes": ["ReadWriteMany"],
-                        "hostPath": {"path": "/tmp/unused"},
+                        "hostPath": {"path": host_path},
                         "claimRef": {"namespace": ns, "name": claim["claimName"]},
                         "storageClassName": "",
                     },
@@ -69,7 +70,7 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any]) -> None:
                 },
             )
     if spec.get("nodeSelector"):
-        core.patch_node(NODE, {"metadata": {"labels": spec["nodeSelector"]}})
+        core.patch_node(node, {"metadata": {"labels": spec["nodeSelector"]}})
     if spec.get("metrics", {}).get("serviceMonitor", {}).get("enabled"):
         install_service_monitor_crd(cluster)
 
