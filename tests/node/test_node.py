@@ -20,7 +20,16 @@ from tests.support.main_command_project import MAIN_COMMAND
 from ..conftest import ROOT
 from ..support.engine_stacks import changes
 from ..support.node_images import PROXY_STANDIN, STANDIN_NAMED, STANDIN_ROOT, STANDIN_USER
-from ..support.node_pods import get_json, image_of, namespaced, pods_of, ready_since, service_address, standin_connector
+from ..support.node_pods import (
+    get_json,
+    image_of,
+    namespaced,
+    pods_of,
+    proxy_image_of,
+    ready_since,
+    service_address,
+    standin_connector,
+)
 from ..support.platform_double import platform_double
 from ..support.real_node import node_bin
 
@@ -191,9 +200,11 @@ def test_a_proxy_runs_under_the_restricted_profile_and_passes_its_probes(node, m
     core = client.CoreV1Api(node.cluster.api())
     core.create_namespace({"metadata": {"name": ns, "labels": {"pod-security.kubernetes.io/enforce": "restricted"}}})
     core.create_namespaced_secret(ns, {"metadata": {"name": "dc-east-config"}, "stringData": {"configToken": "a-config-token"}})
-    registry, repository, name = PROXY_STANDIN.rsplit(":", 1)[0].split("/")
-    image = {"registry": registry, "repository": repository, "name": name, "tag": "1", "pullPolicy": "Never"}
-    spec = {"image": image, "configTokenSecretRef": {"name": "dc-east-config"}, "rolloutTimeoutSeconds": 120}
+    spec = {
+        "image": proxy_image_of(PROXY_STANDIN),
+        "configTokenSecretRef": {"name": "dc-east-config"},
+        "rolloutTimeoutSeconds": 120,
+    }
     proxy = {"name": "dc-east", "namespace": ns, "spec": spec}
     stack = make_stack([], name="node-proxy", kubeconfig=str(node.cluster.kubeconfig))
     stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([proxy])))
@@ -229,8 +240,7 @@ def test_moving_a_proxy_from_the_operator_keeps_every_pod(node, make_stack):
     before = pods_and_replica_sets(node.cluster, ns)
 
     (entry,) = stack_proxies("proxy-minimal")
-    registry, repository, name = PROXY_STANDIN.rsplit(":", 1)[0].split("/")
-    entry["spec"]["image"] = {"registry": registry, "repository": repository, "name": name, "tag": "1", "pullPolicy": "Never"}
+    entry["spec"]["image"] = proxy_image_of(PROXY_STANDIN)
     taken = {**entry, "namespace": ns, "fromOperator": True}
     stack = make_stack([], name="node-from-operator", kubeconfig=str(node.cluster.kubeconfig))
     stack.stack.set_config("connectors:proxies", auto.ConfigValue(json.dumps([taken])))

@@ -23,9 +23,15 @@ from kubernetes import client
 from components.args.proxy_spec import SIGNING_KEY_ENV, TOKEN_ENV
 from components.render.proxy import HTTP_PORT
 
-from ..support.cluster_objects import RESTRICTED_NAMESPACE, prepare_referenced_objects, with_namespace
+from ..support.cluster_objects import (
+    CONFIG_MAP_VALUE,
+    RESTRICTED_NAMESPACE,
+    prepare_referenced_objects,
+    secret_value,
+    with_namespace,
+)
 from ..support.node_images import PROXY_STANDIN, STANDIN, STANDIN_ROOT, STANDIN_USER
-from ..support.node_pods import get_json, image_of, namespaced, pods_of, ready_since, service_address
+from ..support.node_pods import get_json, image_of, namespaced, pods_of, proxy_image_of, ready_since, service_address
 from ..support.platform_double import platform_double
 from ..support.proxies import stack_proxies
 from ..support.samples import stack_connectors
@@ -37,8 +43,7 @@ CLAIMED = {"vendor-marker": "written on the node"}
 def on_this_node(spec: dict[str, Any], proxy: bool) -> None:
     """The sample's images replaced by the stand-in's (see the module); all else as written."""
     if proxy:
-        registry, repository, name = PROXY_STANDIN.rsplit(":", 1)[0].split("/")
-        spec["image"] = {"registry": registry, "repository": repository, "name": name, "tag": "1", "pullPolicy": "Never"}
+        spec["image"] = proxy_image_of(PROXY_STANDIN)
     else:
         spec["image"] = {**spec["image"], **image_of(STANDIN)}
     for init in spec.get("initContainers", []):
@@ -55,14 +60,14 @@ def expected_env(spec: dict[str, Any]) -> dict[str, str]:
     env = {e["name"]: e["value"] for e in spec.get("env", [])}
     token = spec.get("configTokenSecretRef")
     if token:
-        env[TOKEN_ENV] = f"{token['name']}-{token.get('tokenKey', 'configToken')}"
-        env |= {SIGNING_KEY_ENV: f"{token['name']}-{token['signingKeyKey']}"} if token.get("signingKeyKey") else {}
+        env[TOKEN_ENV] = secret_value(token["name"], token.get("tokenKey", "configToken"))
+        env |= {SIGNING_KEY_ENV: secret_value(token["name"], token["signingKeyKey"])} if token.get("signingKeyKey") else {}
     for ref in spec.get("secretRefs", []):
         if ref["type"] == "env":
-            env |= {key["envVar"]: f"{ref['name']}-{key['secretKey']}" for key in ref.get("keys", [])}
+            env |= {key["envVar"]: secret_value(ref["name"], key["secretKey"]) for key in ref.get("keys", [])}
     for ref in spec.get("configMapRefs", []):
         if ref["type"] == "env":
-            env |= {key["envVar"]: "v" for key in ref.get("keys", [])}
+            env |= {key["envVar"]: CONFIG_MAP_VALUE for key in ref.get("keys", [])}
     return env
 
 
@@ -79,7 +84,7 @@ def expected_files(spec: dict[str, Any], claimed: dict[str, str]) -> dict[str, s
                 continue
             keys = [(k[key_field], k.get("path", k[key_field])) for k in ref.get("keys", [])] or [("value", "value")]
             for key, path in keys:
-                content = f"{ref['name']}-{key}" if kind == "secretRefs" else "v"
+                content = secret_value(ref["name"], key) if kind == "secretRefs" else CONFIG_MAP_VALUE
                 files[f"{ref['mountPath']}/{path}"] = content
     return files
 
@@ -99,7 +104,7 @@ def sample_entry(sample: str, ns: str, tmp_path: pathlib.Path, node: Any) -> tup
     token = spec.get("configTokenSecretRef")
     if token:
         keys = [token.get("tokenKey", "configToken"), token.get("signingKeyKey")]
-        data = {key: f"{token['name']}-{key}" for key in keys if key}
+        data = {key: secret_value(token["name"], key) for key in keys if key}
         core.create_namespaced_secret(ns, {"metadata": {"name": token["name"]}, "stringData": data})
     on_this_node(spec, proxy)
     return entry, proxy

@@ -31,6 +31,15 @@ def with_namespace(connectors: list[dict[str, Any]], ns: str) -> list[dict[str, 
     return moved
 
 
+def secret_value(secret: str, key: str) -> str:
+    """The value ``prepare_referenced_objects`` gives a Secret's key."""
+    return f"{secret}-{key}"
+
+
+CONFIG_MAP_VALUE = "v"
+"""The value ``prepare_referenced_objects`` gives every ConfigMap key."""
+
+
 def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any], host_path: str = "/tmp/unused", node: str = NODE) -> None:
     """What a user creates before applying a sample: its Secrets, ConfigMaps, claims (bound to a
     volume at ``host_path`` on the node), CRDs, the labels of the ``node`` it is to run on."""
@@ -38,11 +47,11 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any], host_path
     core = client.CoreV1Api(api)
     for ref in spec.get("secretRefs", []):
         keys = [k["secretKey"] for k in ref.get("keys", [])] or ["value"]
-        data = {k: base64.b64encode(f"{ref['name']}-{k}".encode()).decode() for k in keys}
+        data = {k: base64.b64encode(secret_value(ref["name"], k).encode()).decode() for k in keys}
         core.create_namespaced_secret(ns, {"metadata": {"name": ref["name"]}, "data": data})
     for ref in spec.get("configMapRefs", []):
         keys = [k["configMapKey"] for k in ref.get("keys", [])] or ["value"]
-        core.create_namespaced_config_map(ns, {"metadata": {"name": ref["name"]}, "data": {k: "v" for k in keys}})
+        core.create_namespaced_config_map(ns, {"metadata": {"name": ref["name"]}, "data": dict.fromkeys(keys, CONFIG_MAP_VALUE)})
     for volume in spec.get("volumes", []):
         claim = volume.get("persistentVolumeClaim")
         if claim:

@@ -23,6 +23,13 @@ def image_of(reference: str) -> dict[str, str]:
     return {"repository": repository, "tag": tag, "pullPolicy": "Never"}
 
 
+def proxy_image_of(reference: str) -> dict[str, str]:
+    """A proxy's image fields (``registry/repository/name:tag``) for ``reference``."""
+    path, tag = reference.rsplit(":", 1)
+    registry, repository, name = path.split("/")
+    return {"registry": registry, "repository": repository, "name": name, "tag": tag, "pullPolicy": "Never"}
+
+
 def standin_connector(name: str, namespace: str, platform_url: str | None = None, **spec: Any) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "name": name,
