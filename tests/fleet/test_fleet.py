@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from ..conftest import ROOT
-from ..support.fleet_project import REGISTER, connector, kill_session, names_registered, registrations_in
+from ..support.fleet_project import REGISTER, connector, kill_tree, names_registered, registrations_in
 from ..support.platform_double import ADMIN_TOKEN
 
 
@@ -67,12 +67,11 @@ def test_a_run_killed_after_the_platform_answered_recovers_without_a_duplicate(p
 
     def kill_the_run() -> None:
         double.after_register = None
-        os.killpg(run.pid, signal.SIGKILL)  # the run and the engine, at once: before it saves a uuid
+        kill_tree(run.pid)  # the run, the engine and its plugins, at once: before it saves a uuid
 
     double.after_register = kill_the_run
     run.wait(timeout=600)
     assert run.returncode == -signal.SIGKILL, run.stdout.read() if run.stdout else ""
-    kill_session(run.pid)  # plugins the engine started are in groups of their own
     assert len(double.records) >= 1
     state = project.export(stack)
     assert all("uuid" not in (r.get("outputs") or {}) for r in registrations_in(state)), "killed before Pulumi saved a uuid"

@@ -10,6 +10,7 @@ import pathlib
 import shutil
 import signal
 import subprocess
+import time
 from collections import Counter
 from typing import Any
 
@@ -78,17 +79,43 @@ class Project:
         return json.loads(done.stdout)
 
 
-def kill_session(session: int) -> None:
-    """SIGKILL every process of a session (the run started with ``start_new_session``): the run,
-    the engine, and the plugins the engine started in process groups of their own."""
+def _parents() -> dict[int, int]:
+    """Every live process and its parent (zombies left out: they are dead already)."""
+    found = {}
     for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[3]) == session:
+        if fields[0] != "Z":
+            found[int(stat.parent.name)] = int(fields[1])
+    return found
+
+
+def kill_tree(root: int) -> None:
+    """SIGKILL ``root`` and every process under it, as a machine lost at that moment. The
+    fleet's stack workers run in sessions of their own (a terminal's Ctrl-C reaches the fleet
+    alone), so neither the run's process group nor its session holds them: the tree is frozen
+    first (SIGSTOP: a stopped process starts no other, and none is re-parented away from the
+    tree while its parent lives), looked at again until no new process shows, then killed."""
+    frozen: set[int] = set()
+    while True:
+        parents = _parents()
+        tree = {root} if root in parents else set()
+        grew = True
+        while grew:
+            below = {pid for pid, parent in parents.items() if parent in tree} - tree
+            tree |= below
+            grew = bool(below)
+        if tree <= frozen:
+            break
+        for pid in tree - frozen:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(int(stat.parent.name), signal.SIGKILL)
+                os.kill(pid, signal.SIGSTOP)
+        frozen |= tree
+    for pid in frozen:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def registrations_in(export: dict[str, Any]) -> list[dict[str, Any]]:
@@ -102,13 +129,9 @@ def names_registered(double: PlatformDouble) -> Counter[str]:
 def kill_when(run: subprocess.Popen[str], ready: Any, timeout: float = 600) -> None:
     """SIGKILL the run and every process it started, at once, as soon as ``ready()`` (unless it
     ended first), as a machine lost at that moment."""
-    import time
-
     deadline = time.monotonic() + timeout
     while not ready() and run.poll() is None:
         assert time.monotonic() < deadline, "the kill point was never reached"
         time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(run.pid, signal.SIGKILL)
+    kill_tree(run.pid)
     run.wait(timeout=60)
-    kill_session(run.pid)
