@@ -32,13 +32,15 @@ from components.stack_files import config_folder, stack_names
 WORKER = [sys.executable, "-P", "-m", "components.command.stack_worker"]
 """``-P``: the folder it starts in is not searched first (a project's own ``components/`` is not the library)."""
 TAIL_LINES = 25
+FLEET_PID = "CONNECTORS_FLEET_PID"
+"""The fleet's process id, given to each worker, which ends when that process does."""
 
 
 def worker_env() -> dict[str, str]:
     """This process's environment, with the library it runs importable by the worker wherever it
     was loaded from (a clone, or an installed distribution)."""
     path = os.pathsep.join(p for p in [str(CLONE or ""), os.environ.get("PYTHONPATH", "")] if p)
-    return {**os.environ, "PYTHONPATH": path}
+    return {**os.environ, "PYTHONPATH": path, FLEET_PID: str(os.getpid())}
 
 
 @dataclass

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 GRACE_SECONDS = 60.0
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -75,6 +76,19 @@ def _become_subreaper() -> None:
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def end_with(parent: int) -> None:
+    """This process gets SIGTERM (a graceful cancel, as from a CI job's end) when ``parent``
+    dies, however it dies: a fleet's stack worker runs in a session of its own, so a SIGKILL of
+    the fleet (an out-of-memory kill, a runner killing the command's process group) would
+    otherwise leave it registering, unseen, beside the next run. Exits at once when ``parent``
+    is gone already."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        raise SystemExit(128 + signal.SIGTERM)
 
 
 def _clean_up(state: Interrupted, grace: float) -> None:

@@ -242,6 +242,44 @@ def test_a_sigterm_to_the_fleet_reaches_every_running_stack(tmp_path):
     assert still_running(running) == []
 
 
+def test_a_fleet_killed_outright_cancels_every_running_stack(tmp_path):
+    """SIGKILL to the fleet's own process alone (an out-of-memory kill): its stack workers, in
+    sessions of their own, are told (SIGTERM) and cancel their engines as after a SIGTERM to
+    the fleet, instead of registering on unseen beside the next run."""
+    with platform_double() as double:
+        double.register_gate = threading.Event()
+        work = project(
+            tmp_path, "t-1", {"connectors:renderDirectory": "r1", "connectors:connectors": [connector("a", double.url)]}
+        )
+        project(tmp_path, "t-2", {"connectors:renderDirectory": "r2", "connectors:connectors": [connector("b", double.url)]})
+        (tmp_path / "tmp").mkdir()
+        env = {**user_env(), "TMPDIR": str(tmp_path / "tmp")}  # where the fleet keeps its stacks' logs
+        command = [*DEPLOY, "up", "--stacks", "t-*", "--parallel", "2", "--work-dir", str(work)]
+        fleet = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 180
+            while len(double.calls) < 2 and time.monotonic() < deadline and fleet.poll() is None:
+                time.sleep(0.2)
+            assert len(double.calls) == 2, "both stacks were registering"
+            running = descendants(fleet.pid)
+            (logs,) = (tmp_path / "tmp").glob("fleet-*")
+            fleet.kill()
+            fleet.wait()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not all(
+                "interrupted" in (logs / f"{s}.log").read_text() for s in ("t-1", "t-2")
+            ):
+                time.sleep(0.2)
+        finally:
+            double.register_gate.set()
+        for stack in ("t-1", "t-2"):
+            assert "interrupted: cancelling the engine" in (logs / f"{stack}.log").read_text(), stack
+        deadline = time.monotonic() + 90
+        while still_running(running) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert still_running(running) == []
+
+
 def test_status_of_a_stack_that_does_not_exist_creates_nothing_and_render_keeps_a_folder_clean(tmp_path):
     work = project(tmp_path, "dev")
     missing = deploy(work, "status", stack="nope", check=False)
