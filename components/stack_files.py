@@ -6,6 +6,7 @@ that reads one."""
 from __future__ import annotations
 
 import pathlib
+from typing import Any
 
 import yaml
 
@@ -38,3 +39,24 @@ def stack_names(project: pathlib.Path) -> list[str]:
     """The stacks whose settings files are in the project, in name order."""
     files = config_folder(project).glob(file_name("*"))
     return sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in files)
+
+
+class StackFileError(ValueError):
+    """A settings file that cannot be read as one; the message names the file and where, never
+    its content (which may hold secrets)."""
+
+
+def read_settings(path: pathlib.Path, what: str = "a mapping of settings") -> dict[str, Any]:
+    """The YAML mapping in ``path`` (empty when the file is): its ``config``, when present, a
+    mapping too; ``StackFileError`` otherwise."""
+    try:
+        document = yaml.safe_load(path.read_text()) or {}
+    except OSError as error:
+        raise StackFileError(f"{path} cannot be read ({error.strerror})") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        raise StackFileError(f"{path} is not valid YAML{where}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("config", {}), dict | None):
+        raise StackFileError(f"{path} must be {what}, with config: a mapping of keys to values")
+    return document

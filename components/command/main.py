@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import os
 import pathlib
+import sys
 import time
 
 from components.command.runs import OPERATIONS, RunOptions, RunReport
@@ -165,10 +166,15 @@ def run_stack(options: RunOptions) -> tuple[int, RunReport]:
     try:
         if options.operation in ("render", "status"):
             from components.command.render_stack import render
+            from components.command.stack_backend import SettingsError
             from components.command.stack_check import check
             from components.command.stack_status import status
 
-            code = (render if options.operation == "render" else check if options.check else status)(options)
+            try:
+                code = (render if options.operation == "render" else check if options.check else status)(options)
+            except SettingsError as error:  # as a run says it: what to set, no traceback
+                print(f"connectors: {error}", file=sys.stderr)
+                code = 2
             report.result = "succeeded" if code == 0 else "failed"
         else:
             from components.command.stack_run import run

@@ -20,7 +20,7 @@ import yaml
 from components.command.runs import RunOptions, RunReport
 from components.command.stack_backend import SettingsError, passphrase, project_folder
 from components.command.stack_run import run
-from components.stack_files import stack_file
+from components.stack_files import read_settings, stack_file
 
 
 def render(options: RunOptions) -> int:
@@ -43,8 +43,8 @@ def render(options: RunOptions) -> int:
         work.mkdir()
         shutil.copy(source / "Pulumi.yaml", work / "Pulumi.yaml")
         stack_file(work, options.stack).parent.mkdir(parents=True, exist_ok=True)
-        document = yaml.safe_load(settings.read_text()) or {}
-        config = document.setdefault("config", {})
+        document = read_settings(settings)
+        config = document["config"] = document.get("config") or {}
         config.update({"connectors:renderDirectory": str(out), "connectors:renderOnly": "true"})
         stack_file(work, options.stack).write_text(yaml.safe_dump(document, sort_keys=False))
         given = os.environ.get("PULUMI_BACKEND_URL")

@@ -7,11 +7,9 @@ import os
 import pathlib
 from typing import Any
 
-import yaml
-
 from components.command.pulumi_cli import logged_in_backend
 from components.command.runs import RunOptions
-from components.stack_files import PROJECT_FILE, stack_file
+from components.stack_files import PROJECT_FILE, StackFileError, read_settings, stack_file
 
 LOCAL_PASSPHRASE = "local-dev-only"
 PROJECT = "connectors"
@@ -40,6 +38,12 @@ def project_folder(options: RunOptions) -> pathlib.Path:
             f"stack {options.stack}: no stack file {settings}; nothing was run (without it the stack would have no "
             "entries and an up would delete all it holds). To empty a stack on purpose, set connectors:connectors: [] in it"
         )
+    try:
+        read_settings(work_dir / PROJECT_FILE, "a project file")
+        if settings.is_file():
+            read_settings(settings)
+    except StackFileError as error:
+        raise SettingsError(f"stack {options.stack}: {error}; nothing was run") from None
     return work_dir
 
 
@@ -72,7 +76,7 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
     if given is not None:
         return given
     settings = stack_file(work_dir, stack)
-    document = (yaml.safe_load(settings.read_text()) or {}) if settings.exists() else {}
+    document = read_settings(settings) if settings.exists() else {}
     service = backend.startswith(("https://", "http://")) and "encryptionsalt" not in document
     provider = secrets_provider or document.get("secretsprovider") or ("default" if service else "passphrase")
     if provider != "passphrase" or os.environ.get("PULUMI_CONFIG_PASSPHRASE_FILE"):
@@ -89,5 +93,4 @@ def passphrase(work_dir: pathlib.Path, stack: str, secrets_provider: str | None,
 
 def project_name(work_dir: pathlib.Path) -> str:
     """The project's name in its ``Pulumi.yaml`` (the state backend files its stacks under it)."""
-    settings = yaml.safe_load((work_dir / PROJECT_FILE).read_text()) or {}
-    return str(settings.get("name") or PROJECT) if isinstance(settings, dict) else PROJECT
+    return str(read_settings(work_dir / PROJECT_FILE, "a project file").get("name") or PROJECT)

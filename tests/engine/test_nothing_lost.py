@@ -94,6 +94,51 @@ def test_a_missing_stack_file_or_entries_deletes_nothing(tmp_path):
     assert done.returncode == 0 and team.objects() == []
 
 
+def test_a_malformed_stack_or_project_file_is_named_and_nothing_runs(tmp_path):
+    """A stack file or ``Pulumi.yaml`` that is not YAML, or not a mapping of settings, stops
+    every operation before anything runs, naming the file and the line, never a line of it
+    (it may hold a secret), and never a traceback; with no passphrase given too (read first)."""
+    team = Team(tmp_path)
+    settings = team.write({"connectors:connectors": [connector("x509")]})
+    done = team.deploy("up")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    resources = team.resources()
+    secret = "hunter2-not-for-logs"
+    project = team.work / "Pulumi.yaml"
+    good_project = project.read_text()
+    cases = (
+        (
+            settings,
+            f"config:\n  connectors:token: {secret}\n  connectors:connectors: [\n",
+            "is not valid YAML (line 4, column 1)",
+        ),
+        (settings, f"- {secret}\n", "must be a mapping of settings"),
+        (settings, f"config: {secret}\n", "must be a mapping of settings"),
+        (project, f"name: {secret}\nruntime: [\n", "is not valid YAML (line 3, column 1)"),
+    )
+    for path, text, said in cases:
+        path.write_text(text)
+        for args in (("up",), ("preview",), ("status",), ("status", "--check"), ("render", "--out", str(tmp_path / "out"))):
+            for refused in (team.deploy(*args), run_without_passphrase(team, *args)):
+                out = refused.stdout + refused.stderr
+                assert refused.returncode != 0 and f"{path} {said}" in out, (args, out[-2000:])
+                assert secret not in out and "Traceback" not in out, (args, out[-2000:])
+        path.write_text(good_project if path == project else "")
+    settings.write_text(
+        yaml.safe_dump(
+            {"config": {"connectors:renderDirectory": str(team.rendered), "connectors:connectors": [connector("x509")]}}
+        )
+    )
+    assert team.resources() == resources
+
+
+def run_without_passphrase(team: Team, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PULUMI_CONFIG_PASSPHRASE")}
+    env["PULUMI_BACKEND_URL"] = f"file://{team.state}"
+    command = [*DEPLOY, *args, "--stack", "dev", "--work-dir", str(team.work)]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+
+
 def test_one_failed_registration_stops_only_its_entry(tmp_path):
     """The platform refuses one name (a 409 for a record the stack never posted); every other
     connector is applied, registered and saved, the run fails naming the entry, and the next
