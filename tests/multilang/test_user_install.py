@@ -77,6 +77,7 @@ def test_a_yaml_project_adds_the_installed_package_and_runs_it(engine, tmp_path)
     run(env, "pulumi", "package", "add", f"connectors@{version[1]}", cwd=added)
     project = yaml.safe_load((added / "Pulumi.yaml").read_text())
     assert project["packages"] == {"connectors": f"connectors@{version[1]}"}
+    assert [p.name for p in (added / "sdks" / "connectors").iterdir()] == [f"connectors-{version[1]}.yaml"]
 
     checkout = tmp_path / "checkout"  # the project as a teammate clones it: Pulumi.yaml alone
     checkout.mkdir()
