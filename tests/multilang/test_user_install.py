@@ -26,15 +26,19 @@ def run(env: dict[str, str], *args: str, cwd: pathlib.Path | None = None) -> str
     return done.stdout
 
 
+def users_cli(engine: dict[str, str], tmp_path: pathlib.Path) -> dict[str, str]:
+    """The environment the user's CLI runs in (``user_install``), with a ``file://`` backend of
+    its own in ``tmp_path / "state"`` and the user's passphrase."""
+    env = user_install(tmp_path, pathlib.Path(engine["TOOLS_BIN"]), pathlib.Path(engine["PULUMI_HOME"]))
+    env = {k: v for k, v in env.items() if k not in ("TOOLS_BIN", "PYTHONPATH")}
+    (tmp_path / "state").mkdir()
+    return env | {"PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}", "PULUMI_CONFIG_PASSPHRASE": "user-passphrase"}
+
+
 def test_the_yaml_example_registers_once_on_a_users_machine(engine, tmp_path):
     """Run with the CLI itself (not the Automation API, which passes its own process's
     environment on), in exactly the environment of ``user_install``."""
-    env = {
-        k: v for k, v in user_install(tmp_path, pathlib.Path(engine["TOOLS_BIN"]), pathlib.Path(engine["PULUMI_HOME"])).items()
-    }
-    env = {k: v for k, v in env.items() if k not in ("TOOLS_BIN", "PYTHONPATH")}
-    env |= {"PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}", "PULUMI_CONFIG_PASSPHRASE": "user-passphrase"}
-    (tmp_path / "state").mkdir()
+    env = users_cli(engine, tmp_path)
     plugins = sorted(p.name for p in (pathlib.Path(env["PULUMI_HOME"]) / "plugins").iterdir() if p.is_dir())
     assert plugins == ["resource-connectors-v0.1.0", f"resource-kubernetes-v{KUBERNETES}"]
     assert env["PATH"].split(":")[1:] == ["/usr/bin", "/bin"]
@@ -65,10 +69,7 @@ def test_a_yaml_project_adds_the_installed_package_and_runs_it(engine, tmp_path)
     the YAML language host to link it, then ``pulumi install`` in a fresh checkout of that
     project and ``pulumi up``. The host must implement ``Link`` (v1.25.0 stops at "method Link
     not implemented")."""
-    env = user_install(tmp_path, pathlib.Path(engine["TOOLS_BIN"]), pathlib.Path(engine["PULUMI_HOME"]))
-    env = {k: v for k, v in env.items() if k not in ("TOOLS_BIN", "PYTHONPATH")}
-    env |= {"PULUMI_BACKEND_URL": f"file://{tmp_path / 'state'}", "PULUMI_CONFIG_PASSPHRASE": "user-passphrase"}
-    (tmp_path / "state").mkdir()
+    env = users_cli(engine, tmp_path)
     version = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(), re.M)
     assert version is not None
     added = tmp_path / "added"

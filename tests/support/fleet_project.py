@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from components.command.interrupts import descendants
+
 from .main_command_project import MAIN_COMMAND
 from .platform_double import PlatformDouble
 from .skipping import ROOT
@@ -79,19 +81,6 @@ class Project:
         return json.loads(done.stdout)
 
 
-def _parents() -> dict[int, int]:
-    """Every live process and its parent (zombies left out: they are dead already)."""
-    found = {}
-    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if fields[0] != "Z":
-            found[int(stat.parent.name)] = int(fields[1])
-    return found
-
-
 def kill_tree(root: int) -> None:
     """SIGKILL ``root`` and every process under it, as a machine lost at that moment. The
     fleet's stack workers run in sessions of their own (a terminal's Ctrl-C reaches the fleet
@@ -100,13 +89,7 @@ def kill_tree(root: int) -> None:
     tree while its parent lives), looked at again until no new process shows, then killed."""
     frozen: set[int] = set()
     while True:
-        parents = _parents()
-        tree = {root} if root in parents else set()
-        grew = True
-        while grew:
-            below = {pid for pid, parent in parents.items() if parent in tree} - tree
-            tree |= below
-            grew = bool(below)
+        tree = {root, *descendants(root)}
         if tree <= frozen:
             break
         for pid in tree - frozen:
