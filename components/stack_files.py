@@ -53,6 +53,8 @@ def read_settings(path: pathlib.Path, what: str = "a mapping of settings") -> di
         document = yaml.safe_load(path.read_text()) or {}
     except OSError as error:
         raise StackFileError(f"{path} cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise StackFileError(f"{path} is not UTF-8 text") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
