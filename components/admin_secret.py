@@ -11,7 +11,7 @@ from .args.problems import InvalidArgumentsError
 from .args.registration_spec import AdminSecretRefArgs
 from .reference_reader import NotReadable, Reference, ReferenceReader
 from .references import NEED_A_CLUSTER, WITHOUT_KEYS, MissingReferencesError
-from .registration.inputs import ADMIN_CREDENTIAL_KEYS
+from .registration.contract import ADMIN_CREDENTIAL_KEYS
 
 WHERE = "registration.adminCredentials.secretRef"
 
@@ -22,7 +22,7 @@ def key_setting(credential: str) -> str:
 
 
 def read_admin_credentials(ref_args: AdminSecretRefArgs, namespace: str, reader: ReferenceReader) -> dict[str, str]:
-    """The credentials by the names the registration takes them (``inputs.ADMIN_CREDENTIAL_KEYS``)."""
+    """The credentials by the names the registration takes them (``contract.ADMIN_CREDENTIAL_KEYS``)."""
     ref = Reference("secret", ref_args.name, namespace)
     try:
         data = reader.read(ref)

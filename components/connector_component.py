@@ -17,7 +17,7 @@ from .outputs import from_rendered
 from .package.models import ConnectorOutputs
 from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, resolve_references
-from .registration import inputs
+from .registration import contract
 from .tokens import CONNECTOR
 from .workload_component import Prepared, WorkloadComponent, labelled
 
@@ -96,5 +96,5 @@ class ConnectorComponent(WorkloadComponent):
         attribute) gives its outputs, or is left out for a connector that registers nothing."""
         outputs = {name: getattr(self, name) for name in self.OUTPUTS if name != "registration"}
         if self.registration is not None:
-            outputs["registration"] = {o.python: getattr(self.registration, o.python) for o in inputs.OUTPUTS}
+            outputs["registration"] = {o.python: getattr(self.registration, o.python) for o in contract.OUTPUTS}
         return outputs

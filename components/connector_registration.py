@@ -14,10 +14,10 @@ from .args.problems import InvalidArgumentsError
 from .args.registration_spec import RegistrationArgs
 from .outputs import secret_if
 from .references import ResolvedReferences
-from .registration import inputs
+from .registration import contract
 from .registration.cluster_access import has_credentials, is_kubeconfig_content
+from .registration.contract import RouteError, choose_route, url_problem
 from .registration.resource import Registration
-from .registration.routing import RouteError, choose_route, url_problem
 
 CANNOT_WORK = "registration cannot work"
 ADMIN_NEEDS_DIRECT = (
@@ -71,7 +71,7 @@ def admin_credentials_input(reg: RegistrationArgs, references: ResolvedReference
     given = reg.admin_credentials
     if given is None:
         return None
-    values = {key: getattr(given, to_snake(key)) for key in inputs.ADMIN_CREDENTIAL_KEYS}
+    values = {key: getattr(given, to_snake(key)) for key in contract.ADMIN_CREDENTIAL_KEYS}
     return {key: value for key, value in values.items() if value is not None}
 
 
@@ -98,7 +98,7 @@ def planned_registration(
     the registration (default the dynamic ``Registration``; the component package has its own)."""
     kubeconfig, kube_context = cluster
     given = reg.model_dump(by_alias=True, exclude={"admin_credentials"})
-    values = {i.python: given[i.config] for i in inputs.TABLE if i.from_config}
+    values = {i.python: given[i.config] for i in contract.TABLE if i.from_config}
     values.update(
         url=url,
         route=route,
@@ -108,6 +108,6 @@ def planned_registration(
         connector_label=label,
     )
     if "registration" in secret_inputs:
-        values.update({i.python: secret_if(values[i.python], True) for i in inputs.TABLE if i.follows_config})
+        values.update({i.python: secret_if(values[i.python], True) for i in contract.TABLE if i.follows_config})
     opts = pulumi.ResourceOptions(parent=parent, depends_on=depends_on, retain_on_delete=retain_on_delete or None)
     return resource or Registration, f"{name}-registration", values, opts

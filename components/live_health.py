@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .args.connector_spec import HealthCheckArgs
+from .registration.client import Deadline, Destination, Operation, Sender, direct, through_api_server
 from .registration.cluster_access import NoClusterCredentials, load_access
-from .registration.destination import Destination, direct, through_api_server
+from .registration.contract import RouteError, choose_route
 from .registration.errors import NoAnswer, RegistrationError, TlsRefused
-from .registration.routing import RouteError, choose_route
-from .registration.sending import Operation, Sender
-from .registration.settings import Deadline, RetryPolicy
+from .registration.settings import RetryPolicy
 
 DEFAULT_PATHS = ("/v2/health", "/v1/health")
 SUCCESS = tuple(range(200, 300))

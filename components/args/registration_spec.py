@@ -2,7 +2,7 @@
 administrator's credentials for the calls beyond registering.
 
 The defaults of the retry schedule and the other settings the registration resource takes are
-that resource's (``registration.inputs``): one table, read here.
+that resource's (``registration.contract``): one table, read here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
-from ..registration import inputs
-from ..registration.routing import url_problem
-from ..registration.rules import (
+from ..registration import contract
+from ..registration.contract import (
     HEADER_RULE,
     PEM_MARK,
     UUID_RULE,
@@ -22,6 +21,7 @@ from ..registration.rules import (
     content_problem,
     header_value_problem,
     is_uuid,
+    url_problem,
 )
 from .base import Model
 from .fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
@@ -143,18 +143,18 @@ class RegistrationArgs(Model):
     """The authentication's attributes (always secret in state)."""
     custom_attributes: list[AttributeArgs] = []
     """Further attributes sent with the registration."""
-    version: Literal["v1", "v2"] = inputs.default("connector_version")
+    version: Literal["v1", "v2"] = contract.default("connector_version")
     """The connector API version the connector implements."""
-    retry_initial_seconds: Seconds = inputs.default("retry_initial_seconds")
+    retry_initial_seconds: Seconds = contract.default("retry_initial_seconds")
     """The first wait between attempts while the platform is unreachable."""
-    retry_max_seconds: Seconds = inputs.default("retry_max_seconds")
+    retry_max_seconds: Seconds = contract.default("retry_max_seconds")
     """The longest wait between attempts."""
-    deadline_seconds: Seconds = inputs.default("deadline_seconds")
+    deadline_seconds: Seconds = contract.default("deadline_seconds")
     """How long registration keeps trying before the update fails."""
     ca_bundle: CaBundle | None = None
     """The certificates to trust for the platform's URL instead of the default (Mozilla's, as
     certifi ships them): PEM text, or the path of a file of them."""
-    insecure_skip_tls_verify: bool = inputs.default("insecure_skip_tls_verify")
+    insecure_skip_tls_verify: bool = contract.default("insecure_skip_tls_verify")
     """Skip verifying the platform's certificate (tests only)."""
     route: Literal["auto", "direct", "apiServerProxy"] = "auto"
     """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
@@ -162,12 +162,12 @@ class RegistrationArgs(Model):
     """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
     admin_credentials: AdminCredentialsArgs | None = None
     """An administrator, for adopting, approving and de-registering (never sent with the register call)."""
-    send_admin_credentials_over_http: bool = inputs.default("send_admin_credentials_over_http")
+    send_admin_credentials_over_http: bool = contract.default("send_admin_credentials_over_http")
     """Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback
     address: only where the network itself is trusted (a service mesh with mTLS)."""
-    approve: bool = inputs.default("approve")
+    approve: bool = contract.default("approve")
     """Approve the connector after registering it (needs adminCredentials)."""
-    deregister_on_destroy: bool = inputs.default("deregister_on_destroy")
+    deregister_on_destroy: bool = contract.default("deregister_on_destroy")
     """Delete the platform's record when the connector is destroyed (needs adminCredentials)."""
 
     @model_validator(mode="after")

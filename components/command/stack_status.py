@@ -21,7 +21,7 @@ from components.command.sdk_inline_server import SECRET_KEY
 from components.command.workspace import open_stack
 from components.live_health import Health, probe_health
 from components.program import parse_connectors, resource_names
-from components.registration.inputs import STATUS, UUID
+from components.registration.contract import STATUS, UUID
 from components.registration.provider import UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.stack_config import cluster_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, create_model
 
 from ..args.base import Model
-from ..registration import inputs
+from ..registration import contract
 
 
 class PackageOptions(Model):
@@ -26,7 +26,7 @@ RegistrationStatus = create_model(
     "RegistrationStatus",
     __base__=Model,
     __doc__="The connector's record on the platform.",
-    **{o.python: (str, Field(description=o.doc)) for o in inputs.OUTPUTS},  # type: ignore[call-overload]
+    **{o.python: (str, Field(description=o.doc)) for o in contract.OUTPUTS},  # type: ignore[call-overload]
 )
 
 

@@ -11,13 +11,13 @@ from typing import Any
 
 import pulumi
 
-from ..registration import inputs
+from ..registration import contract
 from ..registration.resource import secret_where_always
 from ..tokens import REGISTRATION
 
-TO_PACKAGE = {**{i.python: i.package for i in inputs.TABLE}, **{o.python: o.package for o in inputs.OUTPUTS}}
+TO_PACKAGE = {**{i.python: i.package for i in contract.TABLE}, **{o.python: o.package for o in contract.OUTPUTS}}
 FROM_PACKAGE = {package: python for python, package in TO_PACKAGE.items()}
-SECRET = [TO_PACKAGE[name] for name in inputs.ALWAYS_SECRET]
+SECRET = [TO_PACKAGE[name] for name in contract.ALWAYS_SECRET]
 
 
 def to_package(props: dict[str, Any]) -> dict[str, Any]:
@@ -38,19 +38,19 @@ class PackageRegistration(pulumi.CustomResource):
     registered_at: pulumi.Output[str]
 
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
-        props = to_package(secret_where_always(inputs.with_defaults(given)))
+        props = to_package(secret_where_always(contract.with_defaults(given)))
         opts = pulumi.ResourceOptions.merge(
             opts, pulumi.ResourceOptions(additional_secret_outputs=SECRET, delete_before_replace=True)
         )
         # Under the package's names already: the SDK applies a translator to nested keys too (an
         # attribute's content would be renamed), so only the outputs are translated back.
-        super().__init__(REGISTRATION, resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
+        super().__init__(REGISTRATION, resource_name, {**props, **dict.fromkeys(contract.OUTPUT_NAMES)}, opts)
 
     def translate_output_property(self, prop: str) -> str:
         return OUTPUT_NAMES.get(prop, prop)
 
 
-OUTPUT_NAMES = {o.package: o.python for o in inputs.OUTPUTS}
+OUTPUT_NAMES = {o.package: o.python for o in contract.OUTPUTS}
 VALUE_TYPES: dict[str, dict[str, Any]] = {
     "string": {"type": "string"},
     "uuid": {"type": "string"},
@@ -65,18 +65,18 @@ VALUE_TYPES: dict[str, dict[str, Any]] = {
 def schema_resource() -> dict[str, Any]:
     """The resource's entry in the package schema, from the inputs' table."""
     properties = {}
-    for i in inputs.TABLE:
+    for i in contract.TABLE:
         choices = f" One of: {', '.join(i.choices)}." if i.choices else ""
         properties[i.package] = {
             **VALUE_TYPES[i.value_type],
             "description": i.doc + choices,
             **({"secret": True} if i.always_secret else {}),
         }
-    outputs = {o.package: {"type": "string", "description": o.doc} for o in inputs.OUTPUTS}
+    outputs = {o.package: {"type": "string", "description": o.doc} for o in contract.OUTPUTS}
     return {
         "description": "A connector's record on the platform: registered (or adopted) once, its uuid kept in state.",
         "inputProperties": properties,
-        "requiredInputs": [i.package for i in inputs.TABLE if i.required],
+        "requiredInputs": [i.package for i in contract.TABLE if i.required],
         "properties": {**properties, **outputs},
         "required": list(outputs),
     }

@@ -38,7 +38,7 @@ from pulumi.runtime import proto, rpc
 from pulumi.runtime._grpc_settings import _GRPC_CHANNEL_OPTIONS as GRPC_OPTIONS
 from pulumi.runtime.proto import engine_pb2, engine_pb2_grpc, provider_pb2_grpc
 
-from ..registration import errors, inputs, journal
+from ..registration import contract, errors, journal
 from ..registration.errors import RegistrationError
 from ..registration.provider import RegistrationProvider
 from ..registration.provider_host import THREADS
@@ -94,7 +94,7 @@ def unwrapped(struct: Any, keep_unknowns: bool = False) -> tuple[dict[str, Any],
 
 async def wired(props: dict[str, Any], secret: set[str]) -> Any:
     """The provider's outputs as the engine takes them: the package's names, secrets marked."""
-    always = inputs.ALWAYS_SECRET
+    always = contract.ALWAYS_SECRET
     marked = {k: rpc.wrap_rpc_secret(v) if (k in secret or k in always) and v is not None else v for k, v in props.items()}
     return await rpc.serialize_properties(to_package(marked), {})
 

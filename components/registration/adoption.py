@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import inputs
-from .api import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
+from . import contract
+from .client import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
 from .errors import RegistrationError
 
 
@@ -64,6 +64,6 @@ def adopt_duplicate(api: PlatformApi, name: str, url: str, version: str) -> tupl
 
 def own_record(api: PlatformApi, props: dict[str, Any]) -> ConnectorRecord | None:
     """The record of this name, url and version the admin credentials can see, or None."""
-    version = inputs.value(props, "connector_version")
+    version = contract.value(props, "connector_version")
     found = api.find(lambda r: r.name == props["name"] and r.url == props["url"] and r.version == version)
     return found[0] if found else None

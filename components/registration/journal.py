@@ -35,6 +35,8 @@ import urllib.parse
 from dataclasses import asdict, dataclass
 from typing import Protocol
 
+from .errors import RegistrationError, warn
+
 ENV = "CONNECTORS_REGISTRATION_JOURNAL"
 BACKEND_ENV = "PULUMI_BACKEND_URL"
 
@@ -183,3 +185,83 @@ class FileJournal:
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
+
+
+# The registration's use of the journal: an outcome found here is returned instead of posting
+# again; an intent is written before the register request leaves, and the outcome the platform
+# gives replaces it before ``create`` returns; a record deleted, or found gone, leaves it.
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The registration an entry is for: its key (the platform and the connector's name), and
+    the url and version it was posted with (kept only as a digest)."""
+
+    platform_url: str
+    name: str
+    url: str = ""
+    version: str = ""
+
+    @property
+    def key(self) -> str:
+        return entry_key(self.platform_url, self.name)
+
+    @property
+    def matches(self) -> str:
+        return digest(self.url, self.version)
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What an earlier run of this stack left for this registration (same platform, name, url
+    and version): its outcome, or only its intent (posted, its answer never journaled)."""
+
+    uuid: str
+    status: str
+    interrupted: bool
+    """Only the intent: the platform may hold a record this stack posted."""
+
+
+def earlier(subject: Subject) -> Earlier | None:
+    """What the journal holds for this registration; None when nothing (or no journal). A
+    journal that cannot be read stops the create before anything is sent."""
+    try:
+        book = from_env()
+        entry = book.get(subject.key) if book is not None else None
+    except JournalError as error:
+        raise RegistrationError(f"{error}; nothing was sent to the platform") from None
+    if entry is None or entry.matches != subject.matches:
+        return None
+    return Earlier(entry.uuid, entry.status, entry.is_intent)
+
+
+def intend(subject: Subject, at: str) -> None:
+    """The intent, in the journal before the register request leaves. When the journal cannot
+    take it the run goes on with a warning: a lost answer is then a 409 as without a journal."""
+    _put(subject, Entry("", POSTING, subject.matches, at), "a lost answer cannot be told from a duplicate")
+
+
+def record(subject: Subject, uuid: str, status: str, at: str) -> None:
+    """The platform's answer, in the journal before the engine hears of it. When the journal
+    cannot take it the run goes on (its state, saved at its end, keeps the outcome) with a warning."""
+    _put(subject, Entry(uuid, str(status), subject.matches, at), "the uuid is kept only when this run ends")
+
+
+def _put(subject: Subject, entry: Entry, otherwise: str) -> None:
+    try:
+        book = from_env()
+        if book is not None:
+            book.put(subject.key, entry)
+    except JournalError as error:
+        warn(f"{error}: {otherwise}")
+
+
+def forget(subject: Subject) -> None:
+    if not (subject.platform_url and subject.name):
+        return
+    try:
+        book = from_env()
+        if book is not None:
+            book.remove(subject.key)
+    except JournalError as error:
+        warn(str(error))

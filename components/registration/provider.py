@@ -8,7 +8,7 @@ it, and ``refresh`` reads it (a record deleted on the platform leaves the state,
 and nothing else.
 
 The provider instance holds no client or credential (it is pickled into state): each method
-builds what it needs from the resource's properties, checked first (``inputs.problems``): they
+builds what it needs from the resource's properties, checked first (``contract.problems``): they
 also come from other languages and from old state.
 """
 
@@ -27,13 +27,21 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from . import adoption, input_checks, inputs, provider_host, recovery
-from .api import UNKNOWN_STATUS, Duplicate, PlatformApi, edit_body, now_utc, request_body
+from . import adoption, contract, journal, provider_host
+from .client import (
+    UNKNOWN_STATUS,
+    AdminCredentials,
+    Destination,
+    Duplicate,
+    PlatformApi,
+    Registered,
+    TlsSettings,
+    direct,
+    through_api_server,
+)
 from .cluster_access import NoClusterCredentials, load_access
-from .destination import AdminCredentials, Destination, TlsSettings, direct, through_api_server
+from .contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
 from .errors import RegistrationError, warn
-from .inputs import REGISTERED_AT, STATUS, UUID
-from .rules import admin_over_http_problem, checked_uuid
 from .settings import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
@@ -44,39 +52,6 @@ UUID_UNKNOWN = "uuid-unknown"
 fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
 ``registration.uuid``."""
 FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
-
-
-def label(props: dict[str, Any]) -> str:
-    """How messages name the connector: the component's label, never the registration's name."""
-    return str(props.get("connector_label") or "the connector")
-
-
-def admin_over_http(props: dict[str, Any]) -> list[tuple[str, str]]:
-    """Admin credentials that would travel in clear; nothing while a value is not yet known."""
-    url, allowed, admin = (props.get(k) for k in ("platform_url", "send_admin_credentials_over_http", "admin_credentials"))
-    if (
-        not admin
-        or not isinstance(url, str)
-        or provider_host.holds_unknown([url, allowed])
-        or (not isinstance(admin, dict) and provider_host.holds_unknown(admin))
-    ):
-        return []
-    problem = admin_over_http_problem(url, allowed is True)
-    return [("adminCredentials", problem)] if problem else []
-
-
-def problems(props: dict[str, Any], unknown: Any = None) -> list[tuple[str, str]]:
-    """(input, what is wrong) for every input that cannot work; ``unknown`` as ``input_checks.problems``."""
-    return input_checks.problems(props, unknown) or admin_over_http(props)
-
-
-def checked(props: dict[str, Any]) -> dict[str, Any]:
-    """The properties, once every input is what the table says; else one error naming them."""
-    found = problems(props)
-    if found:
-        listed = "; ".join(f"{name} {problem}" for name, problem in found)
-        raise RegistrationError(f"registration of {label(props)} cannot work: {listed}")
-    return props
 
 
 def destination(props: dict[str, Any]) -> Destination:
@@ -93,8 +68,15 @@ def destination(props: dict[str, Any]) -> Destination:
 
 
 def platform_api(props: dict[str, Any]) -> PlatformApi:
-    schedule = ("retry_initial_seconds", "retry_max_seconds", "deadline_seconds")
-    return PlatformApi(destination(checked(props)), RetryPolicy(*(float(inputs.value(props, k)) for k in schedule)))
+    """The client of one operation, its inputs checked first."""
+    retry = RetryPolicy(*contract.schedule(contract.checked(props)))
+    return PlatformApi(destination(props), retry)
+
+
+def subject(props: dict[str, Any]) -> journal.Subject:
+    """Which registration the journal's entry is for."""
+    platform_url, name, url = (str(props.get(k) or "") for k in ("platform_url", "name", "url"))
+    return journal.Subject(platform_url, name, url, str(contract.value(props, "connector_version")))
 
 
 GONE = "status 404: its record is no longer on the platform; refresh to forget it, then up registers it again"
@@ -143,71 +125,91 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        failures = [CheckFailure(name, problem) for name, problem in problems(news, provider_host.holds_unknown)]
+        failures = [CheckFailure(name, problem) for name, problem in contract.problems(news, provider_host.holds_unknown)]
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
-        with platform_api(props) as api:
-            return self._create(api, props)
-
-    def _create(self, api: PlatformApi, props: dict[str, Any]) -> CreateResult:
-        adopt = props.get("adopt_uuid")
-        if adopt:
-            uuid, status = checked_uuid(adopt, "registration.uuid (config)"), adoption.adopted_status(api, adopt)
-        else:
-            found = recovery.earlier(props)
-            if found is not None and not found.interrupted:
-                uuid, status = found.uuid, found.status
+        """Registered once: the inputs checked, an earlier run's outcome taken from the journal,
+        else the intent journaled, the request posted, the outcome journaled before the engine
+        hears of it. Until the request leaves, each module is entered once, in this order:
+        contract, settings, journal, client (``python -m scripts.registration_path`` shows it)."""
+        props = contract.checked(props)
+        body, posting_at = contract.register_body(props), contract.now_utc()
+        retry = RetryPolicy(*contract.schedule(props))
+        if props.get("adopt_uuid"):
+            return self._adopted(props, retry)
+        entry = journal.Subject(props["platform_url"], props["name"], props["url"], body["version"])
+        found = journal.earlier(entry)
+        posting = found is None or found.interrupted
+        if posting:
+            journal.intend(entry, posting_at)
+        with PlatformApi(destination(props), retry) as api:
+            try:
+                answer = api.register(body) if posting else None
+            except RegistrationError as error:
+                uuid, status = self._refused(api, props, entry, error, interrupted=found is not None)
             else:
-                uuid, status = self._registered(api, props, interrupted=found is not None)
-        if uuid:
-            status = approved_if_asked(api, props, uuid, status)
-        outs = {**props, UUID: uuid, STATUS: status, REGISTERED_AT: now_utc()}
+                uuid, status = self._outcome(props, answer, found)
+            if posting:
+                journal.record(entry, uuid, status, contract.now_utc())
+            if uuid:
+                status = approved_if_asked(api, props, uuid, status)
+        outs = {**props, UUID: uuid, STATUS: status, REGISTERED_AT: contract.now_utc()}
         return CreateResult(id_=uuid or UUID_UNKNOWN, outs=outs)
 
-    def _registered(self, api: PlatformApi, props: dict[str, Any], interrupted: bool) -> tuple[str, str]:
-        """Registered (or adopted), the intent journaled before the request and the outcome
-        after it, before the engine hears of it. ``interrupted``: an earlier run's intent."""
-        recovery.intend(props)
-        try:
-            uuid, status = self._register(api, props, interrupted)
-        except RegistrationError as error:
-            if refused_unsaved(error):
-                recovery.forget(props)
-            raise
-        recovery.record(props, uuid, status)
-        return uuid, status
+    @staticmethod
+    def _outcome(props: dict[str, Any], answer: Registered | None, found: journal.Earlier | None) -> tuple[str, str]:
+        """The register answer's uuid and status (a field outside the API's warned of, kept), or
+        the outcome an earlier run journaled."""
+        if answer is None:
+            return (found.uuid, found.status) if found is not None else ("", UNKNOWN_STATUS)
+        if answer.odd:
+            warn(f"registration of {label(props)}: the platform answered a {', '.join(answer.odd)} outside the API's; kept")
+        return answer.uuid, answer.status
 
-    def _register(self, api: PlatformApi, props: dict[str, Any], interrupted: bool) -> tuple[str, str]:
-        """The uuid and status; an empty uuid when a 409 answers this stack's own interrupted
-        post and no admin credentials can find the record."""
-        version = inputs.value(props, "connector_version")
-        attributes = (props.get("auth_attributes"), props.get("custom_attributes"))
-        body = request_body(props["name"], version, props["url"], props["auth_type"], *attributes)
+    def _adopted(self, props: dict[str, Any], retry: RetryPolicy) -> CreateResult:
+        """``registration.uuid``: the record named there, its status read with admin credentials."""
+        with PlatformApi(destination(props), retry) as api:
+            uuid = checked_uuid(props["adopt_uuid"], "registration.uuid (config)")
+            status = approved_if_asked(api, props, uuid, adoption.adopted_status(api, uuid))
+        return CreateResult(id_=uuid, outs={**props, UUID: uuid, STATUS: status, REGISTERED_AT: contract.now_utc()})
+
+    def _refused(
+        self, api: PlatformApi, props: dict[str, Any], entry: journal.Subject, error: RegistrationError, interrupted: bool
+    ) -> tuple[str, str]:
+        """After the register call failed: the outcome it still gives, or the error; a refusal
+        that saved nothing (``refused_unsaved``) voids the journal's intent."""
         try:
-            registered = api.register(body)
-        except Duplicate as duplicate:
-            if api.is_admin:
-                return adoption.adopt_duplicate(api, props["name"], props["url"], version)
-            if not interrupted:
-                raise Duplicate(adoption.duplicate_message(duplicate.after_unanswered), duplicate.after_unanswered) from None
-            warn(
-                f"registration of {label(props)}: the platform holds a record this stack posted when its run was "
-                f"interrupted (status 409 now); kept as registered, its uuid unknown. To fill it: {FILL_THE_UUID}"
-            )
-            return "", UNKNOWN_STATUS
-        if registered.odd:
-            warn(f"registration of {label(props)}: the platform answered a {', '.join(registered.odd)} outside the API's; kept")
-        return registered.uuid, registered.status
+            return self._after_refusal(api, props, error, interrupted)
+        except RegistrationError as final:
+            if refused_unsaved(final):
+                journal.forget(entry)
+            raise
+
+    @staticmethod
+    def _after_refusal(api: PlatformApi, props: dict[str, Any], error: RegistrationError, interrupted: bool) -> tuple[str, str]:
+        """A 409 adopted (admin credentials) or, when it answers this stack's own interrupted
+        post, kept with its uuid unknown (empty); anything else raised again."""
+        if not isinstance(error, Duplicate):
+            raise error
+        if api.is_admin:
+            return adoption.adopt_duplicate(api, props["name"], props["url"], contract.value(props, "connector_version"))
+        if not interrupted:
+            raise Duplicate(adoption.duplicate_message(error.after_unanswered), error.after_unanswered) from None
+        warn(
+            f"registration of {label(props)}: the platform holds a record this stack posted when its run was "
+            f"interrupted (status 409 now); kept as registered, its uuid unknown. To fill it: {FILL_THE_UUID}"
+        )
+        return "", UNKNOWN_STATUS
 
     def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> DiffResult:
         """An update (never a replacement) when any input changed; a change the platform must
         know is sent on update with admin credentials, else announced as kept on the platform."""
-        changed = inputs.changed(olds, news)
+        changed = contract.changed(olds, news)
         adopt = news.get("adopt_uuid")
         replaces = ["adopt_uuid"] if adopt and adopt != _id else []
-        platform = inputs.config_names([k for k in (*inputs.PLATFORM, *inputs.IDENTITY) if k in changed])
-        identity = inputs.config_names([k for k in inputs.IDENTITY if k in changed])
+        platform = contract.config_names([k for k in (*contract.PLATFORM, *contract.IDENTITY) if k in changed])
+        identity = contract.config_names([k for k in contract.IDENTITY if k in changed])
         if platform and not replaces and not news.get("admin_credentials"):
             warn(
                 f"registration of {label(news)}: {', '.join(platform)} changed; the platform keeps the old values "
@@ -234,9 +236,8 @@ class RegistrationProvider(ResourceProvider):
             uuid = checked_uuid(uuid, STATE)
             if news.get("approve") is True:  # first: the platform edits only approved records
                 status = approved_if_asked(api, news, uuid, current_status(api, uuid, "reading the connector"))
-            if inputs.changed(olds, news, inputs.PLATFORM):
-                body = edit_body(news["url"], news["auth_type"], news.get("auth_attributes"), news.get("custom_attributes"))
-                record = api.edit(uuid, body)
+            if contract.changed(olds, news, contract.PLATFORM):
+                record = api.edit(uuid, contract.edit_body(news))
                 if record is None:
                     raise RegistrationError(f"updating the connector failed with {GONE}", 404)
                 status = record.status
@@ -255,7 +256,7 @@ class RegistrationProvider(ResourceProvider):
             uuid = known_uuid(_id, props) or ((own := adoption.own_record(api, props)) and own.uuid)
             if uuid:
                 api.delete(checked_uuid(uuid, STATE))
-            recovery.forget(props)
+            journal.forget(subject(props))
 
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         """Refresh: with admin credentials, the platform's status; a record gone from the
@@ -270,7 +271,7 @@ class RegistrationProvider(ResourceProvider):
             return self._filled(api, props)
         record = api.get(checked_uuid(id_, STATE))
         if record is None:
-            recovery.forget(props)
+            journal.forget(subject(props))
             return ReadResult(id_="", outs={})
         return ReadResult(id_=id_, outs={**props, STATUS: record.status})
 

@@ -9,7 +9,7 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import Resource
 
-from . import inputs
+from . import contract
 from .provider import RegistrationProvider
 
 LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
@@ -19,7 +19,7 @@ then keep their registration (and its uuid) through an alias."""
 
 def secret_where_always(props: dict[str, Any]) -> dict[str, Any]:
     """The inputs, those the table keeps always secret (credentials) made secret Outputs."""
-    return {k: pulumi.Output.secret(v) if k in inputs.ALWAYS_SECRET and v is not None else v for k, v in props.items()}
+    return {k: pulumi.Output.secret(v) if k in contract.ALWAYS_SECRET and v is not None else v for k, v in props.items()}
 
 
 def dynamic_type_token(module: str, name: str) -> str:
@@ -30,12 +30,12 @@ def dynamic_type_token(module: str, name: str) -> str:
 class Registration(Resource, module="connectors", name="Registration"):
     """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
 
-    Its inputs are ``inputs.TABLE`` (keyword arguments, their defaults there). Its type is
+    Its inputs are ``contract.TABLE`` (keyword arguments, their defaults there). Its type is
     ``pulumi-python:dynamic/connectors:Registration``, so that preview and ``pulumi stack
     --show-urns`` name it; ``aliases`` carries registrations created under the shared dynamic
     type over without calling the platform.
 
-    ``route`` is the resolved route, ``direct`` or ``apiServerProxy`` (see ``routing``); for the
+    ``route`` is the resolved route, ``direct`` or ``apiServerProxy`` (see ``contract.choose_route``); for the
     proxy, ``kubeconfig`` (a path, or content given as a secret) and ``kube_context`` say which
     cluster configuration to load credentials from, inside ``create``. ``admin_credentials``
     (``{bearerToken}`` or ``{clientCertificate, clientKey}``) and ``auth_attributes`` are always
@@ -47,18 +47,18 @@ class Registration(Resource, module="connectors", name="Registration"):
     registered_at: pulumi.Output[str]
 
     def __init__(self, resource_name: str, *, opts: pulumi.ResourceOptions | None = None, **given: Any) -> None:
-        props = secret_where_always(inputs.with_defaults(given))
+        props = secret_where_always(contract.with_defaults(given))
         opts = pulumi.ResourceOptions.merge(
             opts,
             pulumi.ResourceOptions(
                 aliases=self.aliases(),
-                additional_secret_outputs=list(inputs.ALWAYS_SECRET),
+                additional_secret_outputs=list(contract.ALWAYS_SECRET),
                 # The platform holds one record per name and url+version: the old one must go
                 # (when de-registering is allowed) before its replacement registers.
                 delete_before_replace=True,
             ),
         )
-        super().__init__(RegistrationProvider(), resource_name, {**props, **dict.fromkeys(inputs.OUTPUT_NAMES)}, opts)
+        super().__init__(RegistrationProvider(), resource_name, {**props, **dict.fromkeys(contract.OUTPUT_NAMES)}, opts)
 
     @staticmethod
     def aliases() -> list[pulumi.Alias]:

@@ -18,7 +18,7 @@ import pytest
 
 from components import InvalidArgumentsError, validate_args
 from components.args.registration_spec import RegistrationArgs
-from components.registration import inputs
+from components.registration import contract
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 from tests.support.samples import stack_connectors
@@ -335,7 +335,7 @@ V2_INFO = {"interfaces": [{"code": c, "version": "v2"} for c in ("info", "health
 def props_from_config(registration: dict[str, Any], platform_url: str, url: str) -> dict[str, Any]:
     """The registration's inputs as the component makes them from a ``registration`` block."""
     given = RegistrationArgs.model_validate(registration).model_dump(by_alias=True, exclude={"admin_credentials"})
-    values = {i.python: given[i.config] for i in inputs.TABLE if i.from_config}
+    values = {i.python: given[i.config] for i in contract.TABLE if i.from_config}
     return {**values, "platform_url": platform_url, "url": url, "route": "direct", "deadline_seconds": 5}
 
 
@@ -496,8 +496,8 @@ def test_a_change_of_form_alone_is_no_change():
         "custom_attributes": [{"name": "d", "content": [{"data": "x"}]}],
         "auth_attributes": [{"name": "p", "content": [{"data": "s"}]}],
     }
-    assert inputs.changed(olds, news) == []
-    assert inputs.changed(olds, {**news, "custom_attributes": [{"name": "d", "content": "y"}]}) == ["custom_attributes"]
+    assert contract.changed(olds, news) == []
+    assert contract.changed(olds, {**news, "custom_attributes": [{"name": "d", "content": "y"}]}) == ["custom_attributes"]
 
 
 @pytest.mark.parametrize(
