@@ -15,9 +15,9 @@ from .args.registration_spec import RegistrationArgs
 from .outputs import secret_if
 from .references import ResolvedReferences
 from .registration import contract
-from .registration.cluster_access import has_credentials, is_kubeconfig_content
-from .registration.contract import RouteError, choose_route, url_problem
+from .registration.contract import url_problem
 from .registration.resource import Registration
+from .registration.route import RouteError, choose_route, has_credentials, is_kubeconfig_content
 
 CANNOT_WORK = "registration cannot work"
 ADMIN_NEEDS_DIRECT = (

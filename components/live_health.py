@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .args.connector_spec import HealthCheckArgs
-from .registration.client import Deadline, Destination, Operation, Sender, direct, through_api_server
-from .registration.cluster_access import NoClusterCredentials, load_access
-from .registration.contract import RouteError, choose_route
+from .registration.client import Deadline, Destination, Operation, Sender, direct
 from .registration.errors import NoAnswer, RegistrationError, TlsRefused
+from .registration.route import NoClusterCredentials, RouteError, choose_route, load_access, through_api_server
 from .registration.settings import RetryPolicy
 
 DEFAULT_PATHS = ("/v2/health", "/v1/health")

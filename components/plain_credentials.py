@@ -9,7 +9,7 @@ from pydantic.alias_generators import to_snake
 
 from .args.connector_spec import ConnectorEntry
 from .registration import contract
-from .registration.cluster_access import is_kubeconfig_content
+from .registration.route import is_kubeconfig_content
 from .secret_config import is_secure, secure_paths
 
 PLAIN_CREDENTIAL = (

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import pulumi
 
-from .registration.cluster_access import client_configuration
+from .registration.route import client_configuration
 from .render.checksum import ReferenceKind
 
 KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}

@@ -21,7 +21,7 @@ import yaml
 from components.command.pulumi_cli import CHECKOUT, Cli
 from components.reference_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal
-from components.registration.contract import host_resolves, in_cluster_target
+from components.registration.route import host_resolves, in_cluster_target
 from components.stack_config import cluster_of
 
 CODE = ("components",)

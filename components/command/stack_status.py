@@ -74,7 +74,7 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
-    from components.registration.cluster_access import client_configuration
+    from components.registration.route import client_configuration
 
     try:
         api = client.ApiClient(client_configuration(kubeconfig, context))

@@ -1,4 +1,4 @@
-"""What talks to the platform (route, cluster access, transport, the API as one client, the
+"""What talks to the platform (contract, settings, client, route, journal, provider, the
 ``Registration`` resource); it imports nothing else of ``components``, and patches nothing."""
 
 from __future__ import annotations

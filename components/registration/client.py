@@ -48,7 +48,6 @@ import httpcore
 import httpx
 
 from . import errors
-from .cluster_access import ApiServerAccess
 from .contract import (
     ADMIN_CREDENTIAL_KEYS,
     HEADER_RULE,
@@ -56,7 +55,6 @@ from .contract import (
     IdentifierError,
     checked_uuid,
     header_value_problem,
-    in_cluster_target,
     is_loopback,
     segment,
 )
@@ -152,21 +150,6 @@ def tls_context(verify: bool | str, cert: tuple[str, str] | None) -> ssl.SSLCont
 
 def direct(platform_url: str, tls: TlsSettings = TlsSettings()) -> Destination:
     return Destination(platform_url.rstrip("/"), verify=tls.verify())
-
-
-def through_api_server(platform_url: str, access: ApiServerAccess) -> Destination:
-    """The same requests through the API server's service proxy to the platform's Service."""
-    target = in_cluster_target(platform_url)
-    if target is None:
-        raise RegistrationError("registration failed: platformUrl is not an in-cluster Service address")
-    headers = (("Authorization", access.authorization),) if access.authorization else ()
-    return Destination(
-        access.host + target.proxy_path().rstrip("/"),
-        verify=access.verify,
-        headers=headers,
-        cert=access.client_cert,
-        refusal_suffix=" from the Kubernetes API server",
-    )
 
 
 # Within one deadline: the transport.

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import socket
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from .errors import RegistrationError
@@ -140,31 +139,6 @@ def platform_attributes(attributes: Any) -> list[dict[str, Any]]:
     return [{"name": a["name"], "content": platform_content(a.get("content"))} for a in attributes or []]
 
 
-Route = Literal["direct", "apiServerProxy"]
-RouteSetting = Literal["auto", "direct", "apiServerProxy"]
-
-DNS_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-IN_CLUSTER_HOST = re.compile(rf"^(?P<service>{DNS_LABEL})\.(?P<namespace>{DNS_LABEL})\.svc(\.[a-z0-9.-]+)?$")
-DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-class RouteError(ValueError):
-    """A platform URL that cannot work with the chosen route; says why and names the setting."""
-
-
-@dataclass(frozen=True)
-class ServiceTarget:
-    scheme: str
-    service: str
-    namespace: str
-    port: int
-    path: str
-    """Path and query of the request, kept as given."""
-
-    def proxy_path(self) -> str:
-        return f"/api/v1/namespaces/{self.namespace}/services/{self.scheme}:{self.service}:{self.port}/proxy{self.path}"
-
-
 def url_problem(url: str) -> str | None:
     """Why ``url`` is not a usable http(s) URL, or None."""
     if len(url) > 2048:
@@ -179,53 +153,6 @@ def url_problem(url: str) -> str | None:
     if parts.port == 0:
         return "must have a port between 1 and 65535"
     return None
-
-
-def in_cluster_target(url: str) -> ServiceTarget | None:
-    """The Service a URL names (``<service>.<namespace>.svc[.<cluster domain>]``), else None."""
-    parts = urlsplit(url)
-    match = IN_CLUSTER_HOST.match(parts.hostname or "")
-    if match is None:
-        return None
-    path = parts.path or "/"
-    if parts.query:
-        path += f"?{parts.query}"
-    port = parts.port or DEFAULT_PORTS[parts.scheme]
-    return ServiceTarget(parts.scheme, match["service"], match["namespace"], port, path)
-
-
-def host_resolves(host: str) -> bool:
-    try:
-        socket.getaddrinfo(host, None)
-    except (OSError, UnicodeError):
-        return False
-    return True
-
-
-def choose_route(setting: RouteSetting, url: str, resolves: Callable[[str], bool] = host_resolves) -> Route:
-    """``auto``: direct unless the URL is an in-cluster name that does not resolve from here."""
-    problem = url_problem(url)
-    if problem:
-        raise RouteError(f"registration.platformUrl {problem}")
-    target = in_cluster_target(url)
-    host = urlsplit(url).hostname or ""
-    if setting == "apiServerProxy":
-        if target is None:
-            raise RouteError(
-                "registration.route is apiServerProxy, but platformUrl is not an in-cluster Service address "
-                "(<service>.<namespace>.svc...): use route direct or auto"
-            )
-        return "apiServerProxy"
-    if setting == "direct":
-        if target is not None and not resolves(host):
-            raise RouteError(
-                "registration.route is direct, but platformUrl is an in-cluster address that does not resolve "
-                "from where Pulumi runs: use route auto or apiServerProxy"
-            )
-        return "direct"
-    if target is None or resolves(host):
-        return "direct"
-    return "apiServerProxy"
 
 
 def _camel(snake: str) -> str:

@@ -37,11 +37,10 @@ from .client import (
     Registered,
     TlsSettings,
     direct,
-    through_api_server,
 )
-from .cluster_access import NoClusterCredentials, load_access
 from .contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
 from .errors import RegistrationError, warn
+from .route import NoClusterCredentials, load_access, through_api_server
 from .settings import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"

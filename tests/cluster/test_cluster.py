@@ -17,8 +17,8 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from components.registration.client import through_api_server, tls_context
-from components.registration.cluster_access import load_access
+from components.registration.client import tls_context
+from components.registration.route import load_access, through_api_server
 from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
 from tests.support.samples import SAMPLE_STACKS, stack_connectors
 

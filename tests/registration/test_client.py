@@ -42,9 +42,7 @@ from components.registration.client import (
     registered,
     resolve,
     retry_after,
-    through_api_server,
 )
-from components.registration.cluster_access import ApiServerAccess
 from components.registration.contract import IdentifierError, register_body
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
@@ -95,17 +93,6 @@ def test_join_never_rewrite(base, path, url):
     assert Destination(base).at(path) == url
 
 
-def test_through_the_api_servers_service_proxy():
-    access = ApiServerAccess("https://k:6443", "Bearer t", None, "/ca")
-    destination = through_api_server("http://core.ilm.svc.cluster.local:8080/api", access)
-    assert destination.base == "https://k:6443/api/v1/namespaces/ilm/services/http:core:8080/proxy/api"
-    assert destination.headers == (("Authorization", "Bearer t"),) and destination.verify == "/ca"
-    assert destination.through_proxy and destination.refusal_suffix == " from the Kubernetes API server"
-    with pytest.raises(RegistrationError, match="not an in-cluster Service address"):
-        through_api_server("https://p.example/api", access)
-
-
-# ---- test_transport.py
 @pytest.mark.parametrize(
     ("url", "environment", "expected"),
     [
