@@ -139,6 +139,11 @@ def platform_attributes(attributes: Any) -> list[dict[str, Any]]:
     return [{"name": a["name"], "content": platform_content(a.get("content"))} for a in attributes or []]
 
 
+DNS_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+IN_CLUSTER_HOST = re.compile(rf"^(?P<service>{DNS_LABEL})\.(?P<namespace>{DNS_LABEL})\.svc(\.[a-z0-9.-]+)?$")
+"""A Service's in-cluster host name: ``<service>.<namespace>.svc[.<cluster domain>]``."""
+
+
 def url_problem(url: str) -> str | None:
     """Why ``url`` is not a usable http(s) URL, or None."""
     if len(url) > 2048:
@@ -464,11 +469,21 @@ def _admin_over_http(props: Mapping[str, Any], unknown: Callable[[Any], bool] | 
     return [("adminCredentials", problem)] if problem else []
 
 
+def _proxy_route(props: Mapping[str, Any], unknown: Callable[[Any], bool] | None) -> list[tuple[str, str]]:
+    """The API server's route to a platform URL that names no Service in the cluster."""
+    url = props.get("platform_url")
+    if props.get("route") != "apiServerProxy" or not isinstance(url, str) or (unknown is not None and unknown(url)):
+        return []
+    if IN_CLUSTER_HOST.match(urlsplit(url).hostname or ""):
+        return []
+    return [("platformUrl", "must be an in-cluster Service address (<service>.<namespace>.svc...) for route apiServerProxy")]
+
+
 def problems(props: Mapping[str, Any], unknown: Callable[[Any], bool] | None = None) -> list[tuple[str, str]]:
     """(camelCase input, what is wrong) for every input that cannot work: not what the table
-    says, or admin credentials that would travel in clear. A value for which ``unknown`` holds
-    is not known yet (at preview), never checked."""
-    return _table_problems(props, unknown) or _admin_over_http(props, unknown)
+    says, admin credentials that would travel in clear, the API server's route to a URL outside
+    the cluster. A value for which ``unknown`` holds is not known yet (at preview), never checked."""
+    return _table_problems(props, unknown) or [*_admin_over_http(props, unknown), *_proxy_route(props, unknown)]
 
 
 def label(props: Mapping[str, Any]) -> str:

@@ -40,7 +40,7 @@ from .client import (
 )
 from .contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
 from .errors import RegistrationError, warn
-from .route import NoClusterCredentials, load_access, through_api_server
+from .route import ApiServerAccess, NoClusterCredentials, load_access, through_api_server
 from .settings import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
@@ -53,23 +53,30 @@ fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output
 FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
 
 
-def destination(props: dict[str, Any]) -> Destination:
-    if props.get("route") == "apiServerProxy":
-        try:
-            access = load_access(props.get("kubeconfig"), props.get("kube_context"))
-        except NoClusterCredentials as error:
-            raise RegistrationError(str(error)) from None
+def cluster_access(props: dict[str, Any]) -> ApiServerAccess | None:
+    """The API server's credentials for the route through it (None on the direct route): read
+    before anything is journaled or sent."""
+    if props.get("route") != "apiServerProxy":
+        return None
+    try:
+        return load_access(props.get("kubeconfig"), props.get("kube_context"))
+    except NoClusterCredentials as error:
+        raise RegistrationError(str(error)) from None
+
+
+def destination(props: dict[str, Any], access: ApiServerAccess | None) -> Destination:
+    """Where the requests go: through the API server with ``access``, else directly."""
+    if access is not None:
         target = through_api_server(props["platform_url"], access)
     else:
-        tls = TlsSettings(props.get("ca_bundle"), props.get("insecure_skip_tls_verify") is True)
-        target = direct(props["platform_url"], tls)
+        target = direct(props["platform_url"], TlsSettings(props.get("ca_bundle"), props.get("insecure_skip_tls_verify") is True))
     return target.with_admin(AdminCredentials.from_props(props.get("admin_credentials")))
 
 
 def platform_api(props: dict[str, Any]) -> PlatformApi:
     """The client of one operation, its inputs checked first."""
     retry = RetryPolicy(*contract.schedule(contract.checked(props)))
-    return PlatformApi(destination(props), retry)
+    return PlatformApi(destination(props, cluster_access(props)), retry)
 
 
 def subject(props: dict[str, Any]) -> journal.Subject:
@@ -134,15 +141,15 @@ class RegistrationProvider(ResourceProvider):
         contract, settings, journal, client (``python -m scripts.registration_path`` shows it)."""
         props = contract.checked(props)
         body, posting_at = contract.register_body(props), contract.now_utc()
-        retry = RetryPolicy(*contract.schedule(props))
+        retry, access = RetryPolicy(*contract.schedule(props)), cluster_access(props)
         if props.get("adopt_uuid"):
-            return self._adopted(props, retry)
+            return self._adopted(props, PlatformApi(destination(props, access), retry))
         entry = journal.Subject(props["platform_url"], props["name"], props["url"], body["version"])
         found = journal.earlier(entry)
         posting = found is None or found.interrupted
         if posting:
             journal.intend(entry, posting_at)
-        with PlatformApi(destination(props), retry) as api:
+        with PlatformApi(destination(props, access), retry) as api:
             try:
                 answer = api.register(body) if posting else None
             except RegistrationError as error:
@@ -166,9 +173,9 @@ class RegistrationProvider(ResourceProvider):
             warn(f"registration of {label(props)}: the platform answered a {', '.join(answer.odd)} outside the API's; kept")
         return answer.uuid, answer.status
 
-    def _adopted(self, props: dict[str, Any], retry: RetryPolicy) -> CreateResult:
+    def _adopted(self, props: dict[str, Any], client: PlatformApi) -> CreateResult:
         """``registration.uuid``: the record named there, its status read with admin credentials."""
-        with PlatformApi(destination(props), retry) as api:
+        with client as api:
             uuid = checked_uuid(props["adopt_uuid"], "registration.uuid (config)")
             status = approved_if_asked(api, props, uuid, adoption.adopted_status(api, uuid))
         return CreateResult(id_=uuid, outs={**props, UUID: uuid, STATUS: status, REGISTERED_AT: contract.now_utc()})

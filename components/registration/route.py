@@ -9,7 +9,6 @@ that needs them, never kept on an object that is pickled into state, never logge
 from __future__ import annotations
 
 import os
-import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,14 +18,12 @@ from urllib.parse import urlsplit
 import yaml
 
 from .client import Destination
-from .contract import url_problem
+from .contract import IN_CLUSTER_HOST, url_problem
 from .errors import RegistrationError
 
 Route = Literal["direct", "apiServerProxy"]
 RouteSetting = Literal["auto", "direct", "apiServerProxy"]
 
-DNS_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-IN_CLUSTER_HOST = re.compile(rf"^(?P<service>{DNS_LABEL})\.(?P<namespace>{DNS_LABEL})\.svc(\.[a-z0-9.-]+)?$")
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 

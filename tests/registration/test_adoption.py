@@ -85,7 +85,7 @@ def test_an_approve_the_platform_refuses_is_read_back(double, monkeypatch):
 
     olds = RegistrationProvider().create(props(double)).outs
     double.records[olds["uuid"]].status = "connected"
-    reader = provider.PlatformApi(provider.destination(props(double)))
+    reader = provider.PlatformApi(provider.destination(props(double), None))
     assert provider.approved_if_asked(reader, props(double, approve=True), olds["uuid"], "waitingForApproval") == "connected"
     assert admin_calls(double) == [APPROVE, READ] and isinstance(reader, client.PlatformApi)
 

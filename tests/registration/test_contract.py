@@ -224,6 +224,11 @@ ATTRIBUTES = (
     "one content item's data), or a list of content items, each an object with data (the platform's form)"
 )
 BASE = {"platform_url": "https://p.example/api", "name": "n", "url": "http://c:8080", "auth_type": "none"}
+OVER_HTTP = (
+    "would travel in clear over http://; use an https:// platformUrl, or set registration.sendAdminCredentialsOverHttp: "
+    "true where the network itself is trusted (a mesh with mTLS)"
+)
+IN_CLUSTER_ONLY = "must be an in-cluster Service address (<service>.<namespace>.svc...) for route apiServerProxy"
 
 
 @pytest.mark.parametrize(
@@ -257,6 +262,9 @@ BASE = {"platform_url": "https://p.example/api", "name": "n", "url": "http://c:8
             ],
         ),
         ({"name": 7}, [("name", "must be a string")]),
+        ({"admin_credentials": {"bearerToken": "t"}, "platform_url": "http://p.example/api"}, [("adminCredentials", OVER_HTTP)]),
+        ({"route": "apiServerProxy", "platform_url": "http://core.ilm.svc.cluster.local:8080/api"}, []),
+        ({"route": "apiServerProxy"}, [("platformUrl", IN_CLUSTER_ONLY)]),
     ],
 )
 def test_problems(given, expected):
@@ -266,6 +274,8 @@ def test_problems(given, expected):
 def test_an_unknown_value_is_not_checked_yet():
     unknown = object()
     assert problems({**BASE, "name": unknown, "approve": unknown}, lambda v: v is unknown) == []
+    later = {"platform_url": unknown, "admin_credentials": {"bearerToken": "t"}, "route": "apiServerProxy"}
+    assert problems({**BASE, **later}, lambda v: v is unknown) == []
 
 
 def test_the_register_body_has_the_platforms_fields_attributes_in_its_form():

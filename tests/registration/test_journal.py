@@ -316,3 +316,12 @@ def test_an_up_with_admin_credentials_fills_the_unknown_uuid_then_edits(double, 
     assert (updated.outs["uuid"], updated.outs["status"]) == (record.uuid, "connected")
     assert record.url == news["url"], "edited once found"
     assert RegistrationProvider().read(UUID_UNKNOWN, updated.outs).id == record.uuid
+
+
+def test_a_kubeconfig_that_cannot_be_read_stops_the_create_before_anything_is_journaled(double, journaled, tmp_path):
+    given = registration_props(
+        "http://core.ilm.svc.cluster.local:8080/api", route="apiServerProxy", kubeconfig=str(tmp_path / "missing")
+    )
+    with pytest.raises(RegistrationError):
+        RegistrationProvider().create(given)
+    assert not journaled.exists() or list(journaled.iterdir()) == []
