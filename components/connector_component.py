@@ -19,7 +19,7 @@ from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, resolve_references
 from .registration import contract
 from .tokens import CONNECTOR
-from .workload_component import Prepared, WorkloadComponent, labelled
+from .workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
 
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
@@ -41,7 +41,8 @@ class ConnectorComponent(WorkloadComponent):
     """A connector's Deployment, Service, ServiceAccount and optional PDB, ServiceMonitor,
     NetworkPolicy and Ingress, plus its one-time registration with the platform."""
 
-    endpoint: pulumi.Output[str]
+    endpoint = ComponentOutput()
+    """The in-cluster URL of the connector's Service (``pulumi.Output[str]``)."""
     registration: Any
     OUTPUTS = tuple(ConnectorOutputs.model_fields)
 
@@ -70,14 +71,14 @@ class ConnectorComponent(WorkloadComponent):
         for child in built.children:  # made here, in the constructor's frame (children.py says why)
             built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
         self.made(built)
-        self.endpoint = pulumi.Output.from_input(from_rendered(built.rendered, lambda r: r.endpoint))
+        self.endpoint = from_rendered(built.rendered, lambda r: r.endpoint)
         self.registration = None
         if reg is not None and route is not None:
             make, registration_name, values, registration_opts = planned_registration(
                 self,
                 name,
                 reg,
-                url=self.endpoint,
+                url=self.output_value("endpoint"),
                 route=route,
                 references=references,
                 cluster=(kubeconfig, kube_context),
@@ -94,7 +95,7 @@ class ConnectorComponent(WorkloadComponent):
     def output_values(self) -> dict[str, Any]:
         """The component's outputs by their Python names; ``registration`` (the resource, an
         attribute) gives its outputs, or is left out for a connector that registers nothing."""
-        outputs = {name: getattr(self, name) for name in self.OUTPUTS if name != "registration"}
+        outputs = {name: self.output_value(name) for name in self.OUTPUTS if name != "registration"}
         if self.registration is not None:
             outputs["registration"] = {o.python: getattr(self.registration, o.python) for o in contract.OUTPUTS}
         return outputs

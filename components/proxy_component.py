@@ -20,7 +20,7 @@ from .reference_reader import ReferenceReader
 from .references import ResolvedReferences, read_data, resolve_references
 from .render.proxy import endpoints
 from .tokens import PROXY
-from .workload_component import Prepared, WorkloadComponent, labelled
+from .workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
 
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
@@ -40,9 +40,12 @@ class ProxyComponent(WorkloadComponent):
     """A proxy's Deployment, two-port Service, ServiceAccount, NetworkPolicy and optional PDB
     and ServiceMonitor."""
 
-    endpoint: pulumi.Output[str]
-    api_endpoint: pulumi.Output[str]
-    observed_version: pulumi.Output[str]
+    endpoint = ComponentOutput()
+    """The in-cluster URL of the proxy's health port (``pulumi.Output[str]``)."""
+    api_endpoint = ComponentOutput()
+    """The in-cluster URL of the proxy's API port (``pulumi.Output[str]``)."""
+    observed_version = ComponentOutput()
+    """The proxy version the image tag names (``pulumi.Output[str]``)."""
     OUTPUTS = tuple(ProxyOutputs.model_fields)
 
     def __init__(
@@ -67,7 +70,5 @@ class ProxyComponent(WorkloadComponent):
             built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
         self.made(built)
         health, api = endpoints(proxy.name, proxy.namespace)
-        self.endpoint = pulumi.Output.from_input(health)
-        self.api_endpoint = pulumi.Output.from_input(api)
-        self.observed_version = pulumi.Output.from_input(proxy.image.tag)
+        self.endpoint, self.api_endpoint, self.observed_version = health, api, proxy.image.tag
         self.register_outputs(self.output_values())

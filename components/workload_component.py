@@ -72,11 +72,39 @@ class Built:
     resources: dict[ObjectKind, pulumi.CustomResource]
 
 
+class ComponentOutput:
+    """A component's output, read as a ``pulumi.Output`` made on first read from the value the
+    component computed (a plain value when known, else an Output). The SDK tracks every Output
+    until the program ends, and its wait for them grows with their number: a program that never
+    reads an output makes none, and the component registers its outputs, and the main command
+    exports them, as the values they are (``WorkloadComponent.output_values``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, component: Any, owner: type | None = None) -> Any:
+        if component is None:
+            return self
+        made = component.__dict__.get(f"_{self.name}_output")
+        if made is None:
+            made = component.__dict__[f"_{self.name}_output"] = pulumi.Output.from_input(self.value(component))
+        return made
+
+    def __set__(self, component: Any, value: Any) -> None:
+        component.__dict__[f"_{self.name}_value"] = value
+        component.__dict__.pop(f"_{self.name}_output", None)
+
+    def value(self, component: Any) -> Any:
+        return component.__dict__[f"_{self.name}_value"]
+
+
 class WorkloadComponent(pulumi.ComponentResource):
     """A workload's objects as children of one component (see the module)."""
 
-    current_image: pulumi.Output[str]
-    config_checksum: pulumi.Output[str]
+    current_image = ComponentOutput()
+    """The image reference the Deployment runs (``pulumi.Output[str]``)."""
+    config_checksum = ComponentOutput()
+    """The hash of the referenced objects stamped on the pod template (``pulumi.Output[str]``)."""
     children: dict[str, str] | pulumi.Output[dict[str, str]]
     """The name of each Kubernetes object in the cluster (a custom ServiceAccount's own), by kind."""
     deployment: pulumi.CustomResource
@@ -107,8 +135,8 @@ class WorkloadComponent(pulumi.ComponentResource):
         rendered = secret_if(render_when_known(args, render_workload, exclude=set(not_rendered)), secret)
         checksum = checksum_input(references)
         children = planned_children(self, rendered, checksum, optional_kinds(args), retains(opts), args.rollout_timeout_seconds)
-        self.current_image = pulumi.Output.from_input(from_rendered(rendered, lambda r: r.current_image))
-        self.config_checksum = pulumi.Output.from_input(checksum)
+        self.current_image = from_rendered(rendered, lambda r: r.current_image)
+        self.config_checksum = checksum
         self.children = from_rendered(rendered, lambda r: {kind: obj["metadata"]["name"] for kind, obj in r.by_kind().items()})
         return Built(rendered, children, {})
 
@@ -121,5 +149,10 @@ class WorkloadComponent(pulumi.ComponentResource):
     """The outputs' names: the fields of the kind's outputs model (``package.models``), declared there alone."""
 
     def output_values(self) -> dict[str, Any]:
-        """The component's outputs by their Python names, each the attribute of that name."""
-        return {name: getattr(self, name) for name in self.OUTPUTS}
+        """The component's outputs by their Python names, as computed (plain where known)."""
+        return {name: self.output_value(name) for name in self.OUTPUTS}
+
+    def output_value(self, name: str) -> Any:
+        """An output as computed; the attribute of that name reads it as an Output."""
+        attribute = getattr(type(self), name, None)
+        return attribute.value(self) if isinstance(attribute, ComponentOutput) else getattr(self, name)

@@ -230,3 +230,28 @@ def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_
         ["registration", "resource.py"],
         ["components", "connector_component.py"],
     ]
+
+
+def test_outputs_are_registered_as_values_and_read_as_outputs_made_once(monkeypatch):
+    """The SDK tracks every Output until the program ends, and its wait for them grows with
+    their number: a component registers its known outputs as plain values, and makes an Output
+    of one only when the program reads it (docs/performance.md)."""
+    registered: dict[str, Any] = {}
+    original = pulumi.ComponentResource.register_outputs
+
+    def recording(self: pulumi.ComponentResource, outputs: Any) -> None:
+        registered.update(outputs)
+        original(self, outputs)
+
+    monkeypatch.setattr(pulumi.ComponentResource, "register_outputs", recording)
+
+    def program() -> Any:
+        component = ConnectorComponent("demo", {"name": "demo", "namespace": "ilm", "image": {"repository": "r", "tag": "1"}})
+        endpoint = component.endpoint
+        assert isinstance(endpoint, pulumi.Output) and component.endpoint is endpoint
+        return {"endpoint": endpoint, "image": component.current_image}
+
+    mocks = run(program)
+    assert registered["endpoint"] == "http://demo.ilm.svc.cluster.local:8080"
+    assert registered["current_image"] == "r:1" and isinstance(registered["config_checksum"], str)
+    assert mocks.result == {"endpoint": "http://demo.ilm.svc.cluster.local:8080", "image": "r:1"}
