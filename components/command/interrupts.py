@@ -44,12 +44,13 @@ def _process_table() -> dict[int, tuple[int, str]]:
         try:
             with open(f"/proc/{entry}/stat") as stat:
                 text = stat.read()
-        except OSError:
+            name = text[text.index("(") + 1 : text.rindex(")")]
+            state, parent = text[text.rindex(")") + 2 :].split()[:2]
+            parent_pid = int(parent)
+        except (OSError, ValueError):  # gone, or going, while it was read: not there any more
             continue
-        name = text[text.index("(") + 1 : text.rindex(")")]
-        fields = text[text.rindex(")") + 2 :].split()
-        if fields[0] != "Z":  # zombies are gone already
-            table[int(entry)] = (int(fields[1]), name)
+        if state != "Z":  # zombies are gone already
+            table[int(entry)] = (parent_pid, name)
     return table
 
 
