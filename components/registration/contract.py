@@ -502,7 +502,9 @@ def checked(props: dict[str, Any]) -> dict[str, Any]:
 
 def schedule(props: Mapping[str, Any]) -> tuple[float, float, float]:
     """The retry schedule the inputs ask for: first wait, longest wait, deadline (seconds)."""
-    return tuple(float(value(props, k)) for k in ("retry_initial_seconds", "retry_max_seconds", "deadline_seconds"))  # type: ignore[return-value]
+    names = ("retry_initial_seconds", "retry_max_seconds", "deadline_seconds")
+    first, longest, deadline = (float(value(props, name)) for name in names)
+    return first, longest, deadline
 
 
 def register_body(props: Mapping[str, Any]) -> dict[str, Any]:
