@@ -21,7 +21,7 @@ package: venv
 
 # The pulumi CLI on PATH (v3.274.0 or newer) when there is one; else scripts/install-tools builds it.
 up preview refresh destroy urns cancel status: venv
-	$(PY) -m components.command $@ --stack $(STACK) $(ARGS)
+	$(PY) -m components.app.command $@ --stack $(STACK) $(ARGS)
 
 test: venv
 	$(PY) -m pytest

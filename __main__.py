@@ -1,5 +1,5 @@
 """Deploys the connectors listed in the stack config (see README.md)."""
 
-from components.program import connectors_program
+from components.app.program import connectors_program
 
 connectors_program()

@@ -14,13 +14,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .args.connector_spec import ConnectorArgs, ConnectorEntry, ConnectorSpec
-    from .args.problems import InvalidArgumentsError
-    from .args.proxy_spec import ProxyArgs, ProxyEntry, ProxySpec
-    from .connector_component import ConnectorComponent, validate_args
-    from .proxy_component import ProxyComponent, validate_proxy_args
-    from .registration.resource import Registration
-    from .workload_component import Prepared
+    from components.args.connector_spec import ConnectorArgs, ConnectorEntry, ConnectorSpec
+    from components.args.problems import InvalidArgumentsError
+    from components.args.proxy_spec import ProxyArgs, ProxyEntry, ProxySpec
+    from components.connector_component import ConnectorComponent, validate_args
+    from components.machinery.workload_component import Prepared
+    from components.proxy_component import ProxyComponent, validate_proxy_args
+    from components.registration.resource import Registration
 
 _WHERE = {
     "ConnectorArgs": ".args.connector_spec",
@@ -35,7 +35,7 @@ _WHERE = {
     "validate_proxy_args": ".proxy_component",
     "Registration": ".registration.resource",
     "InvalidArgumentsError": ".args.problems",
-    "Prepared": ".workload_component",
+    "Prepared": ".machinery.workload_component",
 }
 
 __all__ = [

@@ -8,18 +8,18 @@ from typing import Any
 
 import pulumi
 
-from .admin_secret import read_admin_credentials
-from .args.base import validated
-from .args.connector_spec import ConnectorArgs
-from .children import retains
-from .connector_registration import planned_registration, registration_route
-from .outputs import from_rendered
-from .package.models import ConnectorOutputs
-from .reference_reader import ReferenceReader
-from .references import ResolvedReferences, resolve_references
-from .registration import contract
-from .tokens import CONNECTOR
-from .workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
+from components.args.base import validated
+from components.args.connector_spec import ConnectorArgs
+from components.kube.admin_secret import read_admin_credentials
+from components.kube.object_reader import ReferenceReader
+from components.kube.referenced_objects import ResolvedReferences, resolve_references
+from components.machinery.children import retains
+from components.machinery.connector_registration import planned_registration, registration_route
+from components.machinery.output_values import from_rendered
+from components.machinery.workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
+from components.package.models import ConnectorOutputs
+from components.registration import contract
+from components.type_tokens import CONNECTOR
 
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:

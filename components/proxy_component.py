@@ -12,15 +12,15 @@ from typing import Any
 
 import pulumi
 
-from .args.base import validated
-from .args.proxy_spec import ProxyArgs
-from .config_token import check_config_token, token_reference
-from .package.models import ProxyOutputs
-from .reference_reader import ReferenceReader
-from .references import ResolvedReferences, read_data, resolve_references
-from .render.proxy import endpoints
-from .tokens import PROXY
-from .workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
+from components.args.base import validated
+from components.args.proxy_spec import ProxyArgs
+from components.kube.object_reader import ReferenceReader
+from components.kube.proxy_token import check_config_token, token_reference
+from components.kube.referenced_objects import ResolvedReferences, read_data, resolve_references
+from components.machinery.workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
+from components.package.models import ProxyOutputs
+from components.render.proxy import endpoints
+from components.type_tokens import PROXY
 
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:

@@ -8,7 +8,7 @@ import pulumi
 import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
-from components.program import connectors_program
+from components.app.program import connectors_program
 from components.registration.resource import START_CALL
 from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
@@ -154,7 +154,7 @@ def test_each_kinds_resource_is_the_api_type_its_objects_are_rendered_with():
     ``children.RESOURCES`` makes of it is that very type."""
     import inspect
 
-    from components.children import RESOURCES
+    from components.machinery.children import RESOURCES
     from components.render.objects import API_TYPES
 
     for kind, (api_version, name) in API_TYPES.items():
@@ -177,7 +177,7 @@ def test_with_the_sdks_own_traces_a_child_carries_one_frame_of_the_library_as_a_
     from pulumi.runtime import mocks as sdk_mocks
 
     from components import ProxyComponent
-    from components.workload_component import Prepared
+    from components.machinery.workload_component import Prepared
     from tests.support.proxies import token_reader
 
     library = pathlib.Path(ConnectorComponent.__module__.replace(".", "/")).parent.name

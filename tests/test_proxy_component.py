@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from components import InvalidArgumentsError
+from components.app.program import connectors_program, parse_proxies
 from components.args.proxy_spec import ProxyArgs, ProxyEntry
-from components.program import connectors_program, parse_proxies
 from components.render.proxy import render_proxy
 from tests.support.proxies import TOKEN_VALUE, operator_proxy_objects, stack_proxies, token_reader
 

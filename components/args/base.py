@@ -8,8 +8,8 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from .fields import DnsLabel, Labels
-from .problems import InvalidArgumentsError, describe, kind_of
+from components.args.fields import DnsLabel, Labels
+from components.args.problems import InvalidArgumentsError, describe, kind_of
 
 
 class Model(BaseModel):

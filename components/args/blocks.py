@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
-from . import kube_schema
-from .base import Model
-from .fields import (
+from components.args import kube_schema
+from components.args.base import Model
+from components.args.fields import (
     IMAGE_NAME,
     IMAGE_NAME_MAX,
     IMAGE_REPOSITORY_RULE,
@@ -30,8 +30,8 @@ from .fields import (
     NonNegative,
     Positive,
 )
-from .kube_schema import conforms_to, each_conforms_to
-from .sdk_values import is_custom_resource
+from components.args.kube_schema import conforms_to, each_conforms_to
+from components.args.sdk_values import is_custom_resource
 
 
 class ImageBase(Model):

@@ -10,11 +10,11 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from .base import EntryIdentity, Identity, Model
-from .blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
-from .fields import AbsolutePath, Annotations, GracePeriod, IngressHost, IntOrPercent, Port, is_zero
-from .registration_spec import RegistrationArgs
-from .workload_spec import WorkloadSpec
+from components.args.base import EntryIdentity, Identity, Model
+from components.args.blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
+from components.args.fields import AbsolutePath, Annotations, GracePeriod, IngressHost, IntOrPercent, Port, is_zero
+from components.args.registration_spec import RegistrationArgs
+from components.args.workload_spec import WorkloadSpec
 
 
 class ImageArgs(ImageBase):

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, WithJsonSchema
 
-from .kube_schema import bounded
-from .sdk_values import is_output
+from components.args.kube_schema import bounded
+from components.args.sdk_values import is_output
 
 DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")

@@ -19,7 +19,7 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from .problems import NestedProblems, Problem, key_in_path, kind_of
+from components.args.problems import NestedProblems, Problem, key_in_path, kind_of
 
 KUBERNETES_VERSION = "1.37.0"
 SCHEMA_FOLDER = f"kubernetes-json-schema/v{KUBERNETES_VERSION}-local-strict"

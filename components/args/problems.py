@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .sdk_values import engine_error_class, is_output
+from components.args.sdk_values import engine_error_class, is_output
 
 MAX_KEY_IN_PATH = 63
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_./]*$")

@@ -12,10 +12,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from .base import EntryIdentity, Identity, Model
-from .blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
-from .fields import AbsolutePath, GracePeriod, ImageHost, ImagePath, ImageRepository, ImageTag
-from .workload_spec import WorkloadSpec
+from components.args.base import EntryIdentity, Identity, Model
+from components.args.blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMonitorArgs
+from components.args.fields import AbsolutePath, GracePeriod, ImageHost, ImagePath, ImageRepository, ImageTag
+from components.args.workload_spec import WorkloadSpec
 
 BOM_REGISTRY = "hub.omnitrustregistry.com"
 BOM_REPOSITORY = "ilm"

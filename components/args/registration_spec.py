@@ -12,8 +12,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
-from ..registration import contract
-from ..registration.contract import (
+from components.args.base import Model
+from components.args.fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
+from components.args.kube_schema import bounded
+from components.registration import contract
+from components.registration.contract import (
     HEADER_RULE,
     PEM_MARK,
     UUID_RULE,
@@ -23,9 +26,6 @@ from ..registration.contract import (
     is_uuid,
     url_problem,
 )
-from .base import Model
-from .fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
-from .kube_schema import bounded
 
 Seconds = Annotated[float, Field(gt=0, le=86400)]
 

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
-from .base import Model
-from .blocks import (
+from components.args.base import Model
+from components.args.blocks import (
     Affinity,
     ConfigMapRefArgs,
     Containers,
@@ -24,7 +24,7 @@ from .blocks import (
     Tolerations,
     VolumeArgs,
 )
-from .fields import DNS_LABEL, AnnotationInputs, LabelInputs, NonNegative, QualifiedName
+from components.args.fields import DNS_LABEL, AnnotationInputs, LabelInputs, NonNegative, QualifiedName
 
 
 class WorkloadSpec(Model):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .connector_spec import ConnectorArgs, ConnectorEntry
-from .proxy_spec import ProxyArgs, ProxyEntry
+from components.args.connector_spec import ConnectorArgs, ConnectorEntry
+from components.args.proxy_spec import ProxyArgs, ProxyEntry
 
 WorkloadArgs = ConnectorArgs | ProxyArgs
 """A workload kind's arguments: its spec and its identity."""

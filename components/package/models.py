@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field, create_model
 
-from ..args.base import Model
-from ..registration import contract
+from components.args.base import Model
+from components.registration import contract
 
 
 class PackageOptions(Model):

@@ -19,19 +19,19 @@ import pulumi
 import pulumi.provider as provider
 from pydantic.alias_generators import to_snake
 
-from ..args.problems import InvalidArgumentsError
-from ..connector_component import ConnectorComponent
-from ..outputs import camel_case_keys
-from ..proxy_component import ProxyComponent
-from ..reference_reader import ClusterReader, NoCluster, ReferenceReader
-from ..tokens import CONNECTOR as CONNECTOR_TYPE
-from ..tokens import PROXY as PROXY_TYPE
-from ..workload_component import Prepared
-from . import VERSION
-from .models import PackageOptions
-from .package_registration import PackageRegistration
-from .provider_server import Unknown, resolved, serve, unknown_output
-from .schema import package_schema
+from components.args.problems import InvalidArgumentsError
+from components.connector_component import ConnectorComponent
+from components.kube.object_reader import ClusterReader, NoCluster, ReferenceReader
+from components.machinery.output_values import camel_case_keys
+from components.machinery.workload_component import Prepared
+from components.package import VERSION
+from components.package.models import PackageOptions
+from components.package.package_registration import PackageRegistration
+from components.package.provider_server import Unknown, resolved, serve, unknown_output
+from components.package.schema import package_schema
+from components.proxy_component import ProxyComponent
+from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
+from components.type_tokens import PROXY as PROXY_TYPE
 
 
 @dataclass

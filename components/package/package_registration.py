@@ -11,9 +11,9 @@ from typing import Any
 
 import pulumi
 
-from ..registration import contract
-from ..registration.resource import secret_where_always
-from ..tokens import REGISTRATION
+from components.registration import contract
+from components.registration.resource import secret_where_always
+from components.type_tokens import REGISTRATION
 
 TO_PACKAGE = {**{i.python: i.package for i in contract.TABLE}, **{o.python: o.package for o in contract.OUTPUTS}}
 FROM_PACKAGE = {package: python for python, package in TO_PACKAGE.items()}

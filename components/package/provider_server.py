@@ -38,12 +38,12 @@ from pulumi.runtime import proto, rpc
 from pulumi.runtime._grpc_settings import _GRPC_CHANNEL_OPTIONS as GRPC_OPTIONS
 from pulumi.runtime.proto import engine_pb2, engine_pb2_grpc, provider_pb2_grpc
 
-from ..registration import contract, errors, journal
-from ..registration.errors import RegistrationError
-from ..registration.provider import RegistrationProvider
-from ..registration.provider_host import THREADS
-from ..tokens import REGISTRATION
-from .package_registration import FROM_PACKAGE, from_package, to_package
+from components.package.package_registration import FROM_PACKAGE, from_package, to_package
+from components.registration import contract, errors, journal
+from components.registration.errors import RegistrationError
+from components.registration.provider import RegistrationProvider
+from components.registration.provider_host import THREADS
+from components.type_tokens import REGISTRATION
 
 __all__ = ["GRPC_OPTIONS", "PackageServicer", "Resolved", "Unknown", "resolved", "serve", "unknown_output"]
 

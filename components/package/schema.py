@@ -16,17 +16,17 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from ..args.connector_spec import ConnectorArgs
-from ..args.fields import digest, image_tag, int_or_percent, str_input
-from ..args.proxy_spec import ProxyArgs
-from ..args.registration_spec import header_value
-from ..tokens import CONNECTOR as CONNECTOR_TYPE
-from ..tokens import PACKAGE
-from ..tokens import PROXY as PROXY_TYPE
-from ..tokens import REGISTRATION as REGISTRATION_TYPE
-from . import VERSION
-from .models import ConnectorOutputs, PackageOptions, ProxyOutputs
-from .package_registration import schema_resource
+from components.args.connector_spec import ConnectorArgs
+from components.args.fields import digest, image_tag, int_or_percent, str_input
+from components.args.proxy_spec import ProxyArgs
+from components.args.registration_spec import header_value
+from components.package import VERSION
+from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
+from components.package.package_registration import schema_resource
+from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
+from components.type_tokens import PACKAGE
+from components.type_tokens import PROXY as PROXY_TYPE
+from components.type_tokens import REGISTRATION as REGISTRATION_TYPE
 
 ANY = {"$ref": "pulumi.json#/Any"}
 KUBERNETES_PACKAGE = version("pulumi_kubernetes")

@@ -10,7 +10,7 @@ def __getattr__(name: str) -> Any:
     """``RegistrationProvider`` where state written before the package was split into modules finds it: the
     SDK pickles a provider by its class's module, then ``components.registration``."""
     if name == "RegistrationProvider":
-        from .provider import RegistrationProvider
+        from components.registration.provider import RegistrationProvider
 
         return RegistrationProvider
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

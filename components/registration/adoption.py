@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import contract
-from .client import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
-from .errors import RegistrationError
+from components.registration import contract
+from components.registration.client import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
+from components.registration.errors import RegistrationError
 
 
 def adopted_status(api: PlatformApi, uuid: str) -> str:

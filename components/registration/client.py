@@ -47,8 +47,8 @@ import certifi
 import httpcore
 import httpx
 
-from . import errors
-from .contract import (
+from components.registration import errors
+from components.registration.contract import (
     ADMIN_CREDENTIAL_KEYS,
     HEADER_RULE,
     PEM_MARK,
@@ -58,8 +58,17 @@ from .contract import (
     is_loopback,
     segment,
 )
-from .errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
-from .settings import ATTEMPT_TIMEOUT, DEFAULT, MAX_BODY, MAX_DEPTH, MAX_PAGES, MAX_RECORDS, PAGE_SIZE, RetryPolicy
+from components.registration.errors import TLS_FAILURE, TRANSPORT_FAILURE, RegistrationError
+from components.registration.settings import (
+    ATTEMPT_TIMEOUT,
+    DEFAULT,
+    MAX_BODY,
+    MAX_DEPTH,
+    MAX_PAGES,
+    MAX_RECORDS,
+    PAGE_SIZE,
+    RetryPolicy,
+)
 
 # Where the requests go.
 

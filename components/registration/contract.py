@@ -36,8 +36,8 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from .errors import RegistrationError
-from .settings import DEFAULT as _RETRY
+from components.registration.errors import RegistrationError
+from components.registration.settings import DEFAULT as _RETRY
 
 UUID_PATTERN = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 UUID_RULE = "must be a UUID (8-4-4-4-12 hexadecimal digits)"

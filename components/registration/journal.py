@@ -35,7 +35,7 @@ import urllib.parse
 from dataclasses import asdict, dataclass
 from typing import Protocol
 
-from .errors import RegistrationError, warn
+from components.registration.errors import RegistrationError, warn
 
 ENV = "CONNECTORS_REGISTRATION_JOURNAL"
 BACKEND_ENV = "PULUMI_BACKEND_URL"
@@ -94,7 +94,7 @@ def open_journal(backend_url: str, stack: str) -> Journal:
     if backend_url.startswith("file://"):
         return FileJournal(file_backend_root(backend_url) / ".pulumi" / "connector-journal" / stack)
     if supports(backend_url):
-        from .journal_postgres import PostgresJournal
+        from components.registration.journal_postgres import PostgresJournal
 
         return PostgresJournal(backend_url, stack)
     raise JournalError("the state backend keeps no registration journal (only file:// and postgres:// do)")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .journal import POSTING, Entry, JournalError
+from components.registration.journal import POSTING, Entry, JournalError
 
 TABLE = "connector_registration_journal"
 LIBPQ_PARAMETERS = {"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options"}

@@ -27,8 +27,8 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from . import adoption, contract, journal, provider_host
-from .client import (
+from components.registration import adoption, contract, journal, provider_host
+from components.registration.client import (
     UNKNOWN_STATUS,
     AdminCredentials,
     Destination,
@@ -38,10 +38,10 @@ from .client import (
     TlsSettings,
     direct,
 )
-from .contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
-from .errors import RegistrationError, warn
-from .route import ApiServerAccess, NoClusterCredentials, load_access, through_api_server
-from .settings import RetryPolicy
+from components.registration.contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
+from components.registration.errors import RegistrationError, warn
+from components.registration.route import ApiServerAccess, NoClusterCredentials, load_access, through_api_server
+from components.registration.settings import RetryPolicy
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"

@@ -72,7 +72,7 @@ class _MessagesForPlatformErrors:
         return getattr(self._original, name)
 
     def format_exc(self, *args: Any, **kwargs: Any) -> str:
-        from .errors import RegistrationError
+        from components.registration.errors import RegistrationError
 
         error = sys.exc_info()[1]
         if isinstance(error, RegistrationError):

@@ -9,8 +9,8 @@ from typing import Any
 import pulumi
 from pulumi.dynamic import Resource
 
-from . import contract
-from .provider import RegistrationProvider
+from components.registration import contract
+from components.registration.provider import RegistrationProvider
 
 LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
 """The type every dynamic resource shared before the registration had its own: stacks created

@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from .client import Destination
-from .contract import IN_CLUSTER_HOST, url_problem
-from .errors import RegistrationError
+from components.registration.client import Destination
+from components.registration.contract import IN_CLUSTER_HOST, url_problem
+from components.registration.errors import RegistrationError
 
 Route = Literal["direct", "apiServerProxy"]
 RouteSetting = Literal["auto", "direct", "apiServerProxy"]

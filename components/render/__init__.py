@@ -3,11 +3,11 @@ one per kind, and the workload assembly both kinds share; it imports only the ar
 
 from __future__ import annotations
 
-from ..args.connector_spec import ConnectorArgs
-from ..args.proxy_spec import ProxyArgs
-from .connector import connector_optional_kinds, render_connector
-from .objects import OptionalKind, RenderedWorkload
-from .proxy import proxy_optional_kinds, render_proxy
+from components.args.connector_spec import ConnectorArgs
+from components.args.proxy_spec import ProxyArgs
+from components.render.connector import connector_optional_kinds, render_connector
+from components.render.objects import OptionalKind, RenderedWorkload
+from components.render.proxy import proxy_optional_kinds, render_proxy
 
 
 def render_workload(args: ConnectorArgs | ProxyArgs) -> RenderedWorkload:

@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..args.blocks import ImageBase, NetworkPolicyArgs, PodDisruptionBudgetArgs, ProbeArgs, ServiceMonitorArgs
-from ..args.workloads import WorkloadArgs
-from .meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
-from .network_policy import render_network_policy
-from .objects import OPTIONAL_KINDS, Obj, OptionalKind, RenderedWorkload
-from .pod_disruption_budget import render_pod_disruption_budget
-from .refs import Projection
-from .service_monitor import render_service_monitor
-from .workload import Probe, Workload, render_deployment, render_service_account
+from components.args.blocks import ImageBase, NetworkPolicyArgs, PodDisruptionBudgetArgs, ProbeArgs, ServiceMonitorArgs
+from components.args.workloads import WorkloadArgs
+from components.render.meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, labels, merged, selector_labels
+from components.render.network_policy import render_network_policy
+from components.render.objects import OPTIONAL_KINDS, Obj, OptionalKind, RenderedWorkload
+from components.render.pod_disruption_budget import render_pod_disruption_budget
+from components.render.refs import Projection
+from components.render.service_monitor import render_service_monitor
+from components.render.workload import Probe, Workload, render_deployment, render_service_account
 
 
 def image_reference(image: ImageBase) -> str:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from ..args.blocks import ProbeArgs
-from ..args.connector_spec import ConnectorArgs, ConnectorSpec, StrategyArgs
-from ..args.fields import is_zero
-from .checksum import EMPTY_CHECKSUM
-from .common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
-from .ingress import render_ingress
-from .meta import selector_labels
-from .objects import Obj, OptionalKind, RenderedWorkload
-from .refs import project_refs
-from .workload import Probe, Workload, render_service
+from components.args.blocks import ProbeArgs
+from components.args.connector_spec import ConnectorArgs, ConnectorSpec, StrategyArgs
+from components.args.fields import is_zero
+from components.render.checksum import EMPTY_CHECKSUM
+from components.render.common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
+from components.render.ingress import render_ingress
+from components.render.meta import selector_labels
+from components.render.objects import Obj, OptionalKind, RenderedWorkload
+from components.render.refs import project_refs
+from components.render.workload import Probe, Workload, render_service
 
 DEFAULT_PROBES = {
     "liveness": Probe("/v2/health/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=3),

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from ..args.connector_spec import IngressArgs
-from .meta import object_meta
-from .objects import Obj, type_fields
-from .workload import Workload
+from components.args.connector_spec import IngressArgs
+from components.render.meta import object_meta
+from components.render.objects import Obj, type_fields
+from components.render.workload import Workload
 
 
 def render_ingress(w: Workload, ingress: IngressArgs) -> Obj:

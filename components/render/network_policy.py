@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from .meta import object_meta
-from .objects import Obj, type_fields
-from .workload import Workload
+from components.render.meta import object_meta
+from components.render.objects import Obj, type_fields
+from components.render.workload import Workload
 
 
 def render_network_policy(w: Workload) -> Obj:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .meta import CHECKSUM_ANNOTATION
+from components.render.meta import CHECKSUM_ANNOTATION
 
 Obj = dict[str, Any]
 """A Kubernetes object (or a part of one) as plain data."""

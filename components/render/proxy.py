@@ -7,12 +7,12 @@ its probe defaults; a ServiceMonitor at ``metrics.path`` (default ``/metrics``).
 
 from __future__ import annotations
 
-from ..args.proxy_spec import DEFAULT_METRICS_PATH, RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs, ProxySpec
-from .checksum import EMPTY_CHECKSUM
-from .common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
-from .objects import Obj, OptionalKind, RenderedWorkload
-from .refs import project_refs
-from .workload import Probe, Workload, render_service
+from components.args.proxy_spec import DEFAULT_METRICS_PATH, RESERVED_ENV, SIGNING_KEY_ENV, TOKEN_ENV, ProxyArgs, ProxySpec
+from components.render.checksum import EMPTY_CHECKSUM
+from components.render.common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
+from components.render.objects import Obj, OptionalKind, RenderedWorkload
+from components.render.refs import project_refs
+from components.render.workload import Probe, Workload, render_service
 
 COMPONENT = "proxy"
 HTTP_PORT = 8080

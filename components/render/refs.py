@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..args.blocks import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
-from .objects import Obj
+from components.args.blocks import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
+from components.render.objects import Obj
 
 
 @dataclass

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
-from ..args.blocks import ServiceMonitorArgs
-from .meta import object_meta
-from .objects import Obj, type_fields
-from .workload import Workload
+from components.args.blocks import ServiceMonitorArgs
+from components.render.meta import object_meta
+from components.render.objects import Obj, type_fields
+from components.render.workload import Workload
 
 
 def render_service_monitor(w: Workload, path: str, monitor: ServiceMonitorArgs | None) -> Obj:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .meta import merged, object_meta
-from .objects import Obj, type_fields
+from components.render.meta import merged, object_meta
+from components.render.objects import Obj, type_fields
 
 
 @dataclass(frozen=True)

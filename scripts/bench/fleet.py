@@ -56,7 +56,7 @@ def fleet_run(work: pathlib.Path, way: Way, parallel: int, *more: str, stack: st
     """Wall and CPU seconds of ``connectors up`` over the way's stacks (or ``stack`` alone)."""
     env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE, "PULUMI_BACKEND_URL": f"file://{work / 'state'}"}
     which = ["--stack", stack] if stack else ["--stacks", f"{way.name}-*", "--parallel", str(parallel)]
-    command = [sys.executable, "-m", "components.command", "up", *which, *more]
+    command = [sys.executable, "-m", "components.app.command", "up", *which, *more]
     start, start_cpu = time.perf_counter(), children_cpu_s()
     done = subprocess.run([*command, *way.flags, "--work-dir", str(work)], cwd=ROOT, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu_s() - start_cpu

@@ -93,7 +93,7 @@ def plain_objects(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each connector's four objects as the component creates them (rendered, checksum stamped,
     every object's metadata owned by the program)."""
     from components.args.connector_spec import ConnectorEntry
-    from components.children import owned_by_the_program
+    from components.machinery.children import owned_by_the_program
     from components.render.checksum import EMPTY_CHECKSUM
     from components.render.connector import render_connector
     from components.render.objects import stamp_checksum

@@ -45,7 +45,7 @@ def timed_run(work: pathlib.Path, *args: str) -> tuple[float, float]:
     """Wall and CPU seconds of one ``connectors`` run; a failed run stops the benchmark."""
     env = {**os.environ, "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE}
     start, start_cpu = time.perf_counter(), children_cpu_s()
-    command = [sys.executable, "-m", "components.command", *args, "--work-dir", str(work)]
+    command = [sys.executable, "-m", "components.app.command", *args, "--work-dir", str(work)]
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     wall, cpu = time.perf_counter() - start, children_cpu_s() - start_cpu
     if done.returncode != 0:

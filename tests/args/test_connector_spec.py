@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from components import ConnectorArgs, InvalidArgumentsError, validate_args
-from components.program import parse_connectors
+from components.app.program import parse_connectors
 
 
 def problems_of(raw) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from components import InvalidArgumentsError
-from components.program import parse_connectors, parse_proxies
+from components.app.program import parse_connectors, parse_proxies
 from components.render.connector import render_connector
 from components.render.proxy import render_proxy
 

@@ -143,7 +143,7 @@ def test_the_readme_steps_move_a_connector_from_the_operator(cluster, tmp_path):
         command = [
             str(ROOT / ".venv" / "bin" / "python"),
             "-m",
-            "components.command",
+            "components.app.command",
             "up",
             "--stack",
             stack,

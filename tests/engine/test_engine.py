@@ -158,8 +158,8 @@ def test_render_mode_warns_once_per_named_reference(make_stack):
 
 
 def test_missing_references_stop_preview_and_up_before_anything_changes(make_stack, tmp_path):
-    from components.program import connectors_program
-    from components.reference_reader import ClusterReader
+    from components.app.program import connectors_program
+    from components.kube.object_reader import ClusterReader
     from tests.support.apiserver_standin import kubeconfig_for
 
     from ..support.apiserver_standin import GOOD_TOKEN, api_server_standin

@@ -8,7 +8,7 @@ import json
 import yaml
 from pulumi import automation as auto
 
-from components.program import connectors_program
+from components.app.program import connectors_program
 from tests.support.proxies import TOKEN_VALUE, b64, stack_proxies
 
 from ..support.engine_stacks import changes

@@ -76,16 +76,16 @@ class LegacyRegistration(Registration, module="", name="Resource"):
 
 
 def test_a_registration_under_the_old_shared_type_is_kept_through_the_alias(make_stack, monkeypatch):
-    import components.connector_registration
+    import components.machinery.connector_registration
 
     with platform_double() as double:
-        monkeypatch.setattr(components.connector_registration, "Registration", LegacyRegistration)
+        monkeypatch.setattr(components.machinery.connector_registration, "Registration", LegacyRegistration)
         stack = make_stack([connector(double.url)], name="alias")
         uuid = stack.up().outputs["x509"].value["registration"]["uuid"]
         types = [r["type"] for r in stack.stack.export_stack().deployment["resources"]]
         assert LEGACY_TYPE_TOKEN in types and TYPE_TOKEN not in types
 
-        monkeypatch.setattr(components.connector_registration, "Registration", Registration)
+        monkeypatch.setattr(components.machinery.connector_registration, "Registration", Registration)
         stack.output.clear()
         preview = stack.preview()
         assert not preview.change_summary.get("create") and not preview.change_summary.get("delete")

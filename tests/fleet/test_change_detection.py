@@ -1,4 +1,4 @@
-"""Change detection through the main command (``components/command/change_detection.py``): a stack whose
+"""Change detection through the main command (``components/app/command/change_detection.py``): a stack whose
 inputs did not change since its last good ``up`` is not run, and each input alone forces a run."""
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ def test_an_unchanged_stack_is_not_run_sends_nothing_and_leaves_its_state_as_it_
     assert SKIPPED not in up(file_project, "--stack", "calm", "--target", urn)
     after_target = up(file_project, "--stack", "calm")
     assert "runs: no up of it has ended well since it last changed" in after_target, "a targeted up applied only part"
-    from components.command.change_detection import always_runs
-    from components.command.runs import RunOptions
+    from components.app.command.change_detection import always_runs
+    from components.app.command.runs import RunOptions
 
     assert always_runs(RunOptions("up", refresh=True)) and always_runs(RunOptions("preview", replace=(urn,)))
 
@@ -79,8 +79,8 @@ def test_an_import_of_the_state_by_the_cli_and_a_refresh_force_a_run(file_projec
     run from another tool, would) rewrites it without the main command."""
     file_project.add_stack("fresh", [connector("fresh", 0, double.url)])
     up(file_project, "--stack", "fresh")
-    from components.command.pulumi_cli import tools_bin
-    from components.command.workspace import engine_env
+    from components.app.command.pulumi_cli import tools_bin
+    from components.app.command.workspace import engine_env
 
     bin_dir = tools_bin()
     env = {**file_project.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": file_project.env["PULUMI_BACKEND_URL"]}
@@ -113,7 +113,7 @@ def test_a_failed_run_forces_the_next_and_a_change_of_the_code_forces_a_run(file
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("sdk", "__pycache__"))
     for name in ("__main__.py", "requirements.txt", "Pulumi.yaml", "pyproject.toml"):
         shutil.copy(ROOT / name, copy / name)
-    command = [str(ROOT / ".venv" / "bin" / "python"), "-m", "components.command", "up", "--stack", "code"]
+    command = [str(ROOT / ".venv" / "bin" / "python"), "-m", "components.app.command", "up", "--stack", "code"]
 
     def run() -> subprocess.CompletedProcess[str]:
         work = ["--work-dir", str(file_project.folder)]
@@ -162,9 +162,9 @@ def test_on_postgres_an_unchanged_stack_is_not_run_and_the_fingerprint_lives_bes
 )
 def test_each_tool_alone_forces_a_run(file_project, double, monkeypatch, part, reason):
     """A tool's version, changed alone (as an upgrade would), is a reason to run."""
-    from components.command import change_detection
-    from components.command.runs import RunOptions
-    from components.command.workspace import locate
+    from components.app.command import change_detection
+    from components.app.command.runs import RunOptions
+    from components.app.command.workspace import locate
 
     file_project.add_stack("tools", [connector("tools", 0, double.url)])
     up(file_project, "--stack", "tools")
@@ -193,7 +193,7 @@ def test_the_fleet_runs_only_the_stacks_that_changed(file_project, double):
 def test_the_cluster_a_stack_deploys_to_is_an_input(tmp_path, monkeypatch):
     """Another kubeconfig, another context, or the ambient kubeconfig rewritten: another cluster,
     as the Kubernetes provider would find it; render mode has none."""
-    from components.command.stack_inputs import cluster_digest
+    from components.app.command.stack_inputs import cluster_digest
 
     config = tmp_path / "kubeconfig"
     config.write_text("clusters: [{name: a, cluster: {server: https://a.example:6443}}]\n")

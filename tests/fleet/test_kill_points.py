@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from components.command.change_detection import KEY as FINGERPRINT_KEY
+from components.app.command.change_detection import KEY as FINGERPRINT_KEY
 from components.registration.journal import POSTING
 
 from ..support.fleet_project import Project, connector, kill_when, names_registered, registrations_in

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from components.program import parse_connectors
+from components.app.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
 from ..support.apiserver_standin import make_certificates

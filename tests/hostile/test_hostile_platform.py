@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from components.program import parse_connectors
+from components.app.program import parse_connectors
 from components.registration.provider import RegistrationProvider
 
 from ..support.hostile_cases import BAD_UUIDS, FRAGMENT, GOOD_UUID, fails, props, registered

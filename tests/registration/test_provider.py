@@ -219,7 +219,7 @@ def registered_admin(
 ) -> Any:
     import base64
 
-    from components.program import connectors_program
+    from components.app.program import connectors_program
 
     from ..support.mocks import StaticReader, run
 
@@ -288,7 +288,7 @@ def test_a_missing_admin_secret_or_key_stops_before_anything_exists(data, fragme
 )
 def test_admin_credentials_take_one_clear_shape(admin, fragment):
     from components import InvalidArgumentsError
-    from components.program import parse_connectors
+    from components.app.program import parse_connectors
 
     entry = {
         "name": "x",
@@ -306,7 +306,7 @@ def test_admin_credentials_take_one_clear_shape(admin, fragment):
 @pytest.mark.parametrize("setting", ["approve", "deregisterOnDestroy"])
 def test_approve_and_deregister_need_admin_credentials(setting):
     from components import InvalidArgumentsError
-    from components.program import parse_connectors
+    from components.app.program import parse_connectors
 
     entry = {
         "name": "x",

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
+from components.machinery.workload_component import Prepared
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 from components.registration.route import (
@@ -22,7 +23,6 @@ from components.registration.route import (
     load_access,
     through_api_server,
 )
-from components.workload_component import Prepared
 from tests.support.apiserver_standin import kubeconfig_for
 from tests.support.samples import kubeconfig_text
 

@@ -21,11 +21,11 @@ from typing import Any
 import yaml
 from pulumi import automation as auto
 
-from components.command.pulumi_cli import ToolsUnavailable, tools_bin
-from components.command.sdk_inline_server import report_run_errors_once
-from components.command.workspace import create_inline_stack, engine_env
-from components.program import connectors_program
-from components.stack_files import file_name
+from components.app.command.pulumi_cli import ToolsUnavailable, tools_bin
+from components.app.command.sdk_inline_server import report_run_errors_once
+from components.app.command.workspace import create_inline_stack, engine_env
+from components.app.program import connectors_program
+from components.app.stack_files import file_name
 
 from .skipping import unavailable
 

@@ -15,7 +15,7 @@ import yaml
 from .engine_stacks import PASSPHRASE
 from .skipping import ROOT
 
-MAIN_COMMAND = [sys.executable, "-m", "components.command"]
+MAIN_COMMAND = [sys.executable, "-m", "components.app.command"]
 """The main command as ``make up`` runs it (``connectors`` once the library is installed)."""
 
 

@@ -53,7 +53,7 @@ class _ProxyReader:
 
 def recorded(stack: str) -> list[dict[str, Any]]:
     """What the stack's program registers, by type and name (the SDK registers children as they are ready)."""
-    from components.program import connectors_program
+    from components.app.program import connectors_program
 
     config = stack_config(stack)
     config.pop("renderDirectory", None)

@@ -1,0 +1,250 @@
+"""The Pulumi program: one ConnectorComponent per entry of the stack config's ``connectors``,
+one ProxyComponent per entry of its ``proxies``.
+
+``__main__.py`` runs ``connectors_program``; the engine tests run the same function inline.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import pulumi
+from pydantic import ValidationError
+
+from components.app import secret_config, stack_files
+from components.app.plain_credentials import warn_of_plain_credentials
+from components.app.secret_config import secret_fields
+from components.app.stack_config import (
+    StackSettings,
+    kubernetes_provider,
+    namespaces,
+    read_list_config,
+    reference_reader,
+    stack_settings,
+)
+from components.args.connector_spec import ConnectorEntry
+from components.args.problems import InvalidArgumentsError, describe, kind_of
+from components.args.proxy_spec import ProxyEntry
+from components.args.workloads import WorkloadEntry
+from components.connector_component import ConnectorComponent, resolve_connector_references
+from components.kube.object_reader import ReferenceReader, ReferenceReadError
+from components.kube.referenced_objects import ResolvedReferences, heading_of
+from components.machinery.connector_registration import CANNOT_WORK, registration_route
+from components.machinery.output_values import camel_case_keys
+from components.machinery.workload_component import Prepared
+from components.proxy_component import ProxyComponent, resolve_proxy_references
+from components.registration.resource import start_provider_early
+
+Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
+
+
+def entry_label(index: int, entry: WorkloadEntry, key: str = "connectors") -> str:
+    """How messages name an entry: its place in the list and its (validated) name."""
+    return f"{key}[{index}] ({entry.name})"
+
+
+def parse_entries(raw: Any, model: type[Entry], key: str) -> list[Entry]:
+    """Every entry validated; one error listing every problem of every entry.
+
+    Only a list is a list: ``{}``, ``""``, ``0`` or ``false`` are mistakes, not "none" (that is
+    a missing key or ``[]``)."""
+    if not isinstance(raw, list):
+        raise InvalidArgumentsError([f"{key}: must be a list of {key} (got {kind_of(raw)})"])
+    entries: list[tuple[int, Entry]] = []
+    problems: list[str] = []
+    for index, item in enumerate(raw):
+        try:
+            entries.append((index, model.model_validate(item)))
+        except ValidationError as error:
+            problems += describe(error, f"{key}[{index}]")
+    first_of: dict[tuple[str, str], int] = {}
+    for index, entry in entries:
+        name = (entry.namespace, entry.name)
+        if name in first_of:
+            problems.append(f"{entry_label(index, entry, key)}: the name is taken in its namespace by {key}[{first_of[name]}]")
+        else:
+            first_of[name] = index
+    if problems:
+        raise InvalidArgumentsError(problems)
+    return [entry for _, entry in entries]
+
+
+def parse_connectors(raw: Any) -> list[ConnectorEntry]:
+    return parse_entries(raw, ConnectorEntry, "connectors")
+
+
+def parse_proxies(raw: Any) -> list[ProxyEntry]:
+    return parse_entries(raw, ProxyEntry, "proxies")
+
+
+def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[ProxyEntry]) -> None:
+    """A proxy and a connector of one name in one namespace would write the same objects."""
+    taken = {(c.namespace, c.name): index for index, c in enumerate(connectors)}
+    problems = [
+        f"{entry_label(index, p, 'proxies')}: the name is taken in its namespace by connectors[{taken[(p.namespace, p.name)]}]"
+        for index, p in enumerate(proxies)
+        if (p.namespace, p.name) in taken
+    ]
+    if problems:
+        raise InvalidArgumentsError(problems)
+
+
+def decide_routes(entries: list[ConnectorEntry], settings: StackSettings) -> list[Any]:
+    """Every registration's route (None without one), decided before anything is created; one
+    error for all that cannot work."""
+    routes: list[Any] = []
+    problems: list[str] = []
+    for index, entry in enumerate(entries):
+        try:
+            reg = entry.spec.registration
+            routes.append(None if reg is None else registration_route(reg, settings.kubeconfig, settings.context))
+        except InvalidArgumentsError as error:
+            problems += error.about(entry_label(index, entry)).problems
+    if problems:
+        raise InvalidArgumentsError(problems, heading=CANNOT_WORK)
+    return routes
+
+
+def resolve_all(
+    entries: Sequence[Entry],
+    args: Sequence[Any],
+    resolve: Callable[[Any, ReferenceReader], ResolvedReferences],
+    reader: ReferenceReader,
+    key: str,
+) -> list[ResolvedReferences]:
+    """Every entry's referenced objects (``resolve``: its kind's, given the entry's ``args``),
+    before any resource exists; one error for all that cannot be used."""
+    resolved, errors = [], []
+    for index, (entry, given) in enumerate(zip(entries, args, strict=True)):
+        try:
+            resolved.append(resolve(given, reader))
+        except InvalidArgumentsError as error:
+            errors.append(error.about(entry_label(index, entry, key)))
+        except ReferenceReadError as error:
+            raise ReferenceReadError(f"{entry_label(index, entry, key)}: {error}") from None
+    if errors:
+        raise InvalidArgumentsError([p for error in errors for p in error.problems], heading=heading_of(errors))
+    return resolved
+
+
+def resource_names(entries: Sequence[WorkloadEntry]) -> list[str]:
+    """Each entry's resource name: its name, or ``<namespace>/<name>`` when an entry before it
+    in the list has that name (in another namespace). A stack whose names are unique keeps the
+    names it always had; an entry added below one of the same name leaves that one as it is."""
+    seen: set[str] = set()
+    names = []
+    for entry in entries:
+        names.append(entry.name if entry.name not in seen else f"{entry.namespace}/{entry.name}")
+        seen.add(entry.name)
+    return names
+
+
+def entry_options(
+    entry: WorkloadEntry, base: pulumi.ResourceOptions, namespace: pulumi.Resource | None
+) -> pulumi.ResourceOptions:
+    """The component's options: the stack's provider, the entry's protection, its namespace."""
+    own = pulumi.ResourceOptions(
+        protect=entry.protect or None,
+        retain_on_delete=entry.retain_on_delete or None,
+        depends_on=[namespace] if namespace is not None else None,
+    )
+    return pulumi.ResourceOptions.merge(base, own)
+
+
+def export_outputs(kind: str, entries: Sequence[WorkloadEntry], outputs: list[dict[str, Any]]) -> None:
+    """One map per kind, keyed by ``<namespace>/<name>`` (nothing can overwrite anything). For
+    connectors, also each by its name alone where that is unique and not a map's name, as before
+    those maps existed: kept until version 0.3.0 (README, "Stack outputs")."""
+    pulumi.export(kind, {f"{e.namespace}/{e.name}": out for e, out in zip(entries, outputs, strict=True)})
+    if kind != "connectors":
+        return
+    counts = Counter(e.name for e in entries)
+    for entry, out in zip(entries, outputs, strict=True):
+        if counts[entry.name] == 1 and entry.name not in ("connectors", "proxies"):
+            pulumi.export(entry.name, out)
+
+
+def without_registration(entry: ConnectorEntry) -> ConnectorEntry:
+    """The entry as ``renderOnly`` renders it: its registration (and the Secret holding its
+    credentials, which only a cluster could give) left out."""
+    return entry.model_copy(update={"spec": entry.spec.model_copy(update={"registration": None})})
+
+
+def create_components(
+    key: str,
+    entries: Sequence[Entry],
+    args: Sequence[Any],
+    base: pulumi.ResourceOptions,
+    namespaces: dict[str, Any],
+    build: Callable[..., Any],
+) -> list[dict[str, Any]]:
+    """A component per entry (``build``: its kind's, called with the entry's index, resource
+    name, arguments, options and label); their outputs, as the stack exports them."""
+    outputs = []
+    for index, (entry, name, given) in enumerate(zip(entries, resource_names(entries), args, strict=True)):
+        opts = entry_options(entry, base, namespaces.get(entry.namespace))
+        component = build(index, name, given, opts, entry_label(index, entry, key))
+        outputs.append(camel_case_keys(component.output_values()))
+    return outputs
+
+
+def require_entries(config: pulumi.Config) -> None:
+    """A stack whose settings hold neither list is refused: a missing or misplaced stack file
+    (a rename, a wrong checkout) reads as one, and running it would delete every resource of
+    the stack. An explicit empty list is how a stack is emptied on purpose."""
+    if config.get("connectors") is not None or config.get("proxies") is not None:
+        return
+    found = secret_config.stack_file()
+    where = f"in {found}" if found else f"no {stack_files.file_name(pulumi.get_stack())} was found"
+    raise InvalidArgumentsError(
+        [
+            f"stack {pulumi.get_stack()}: neither connectors:connectors nor connectors:proxies is set ({where}); "
+            "nothing was changed. To empty the stack on purpose, set connectors:connectors: []"
+        ],
+        heading="invalid stack settings",
+    )
+
+
+def connectors_program(reader: ReferenceReader | None = None) -> None:
+    """``reader`` replaces the cluster reads of referenced objects (tests)."""
+    config = pulumi.Config()
+    require_entries(config)
+    settings = stack_settings(config)
+    entries = parse_connectors(read_list_config(config, "connectors"))
+    proxies = parse_proxies(read_list_config(config, "proxies"))
+    check_names_across_kinds(entries, proxies)
+    if settings.render_only:
+        entries = [without_registration(entry) for entry in entries]
+    routes = decide_routes(entries, settings)
+    warn_of_plain_credentials(entries, config)
+    reader = reader or reference_reader(settings)
+    connector_args, proxy_args = [e.to_args() for e in entries], [p.to_args() for p in proxies]  # validated once
+    references = resolve_all(entries, connector_args, resolve_connector_references, reader, "connectors")
+    proxy_references = resolve_all(proxies, proxy_args, resolve_proxy_references, reader, "proxies")
+    if any(route is not None for route in routes):
+        start_provider_early()
+    base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
+    created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
+    secret, proxy_secret = secret_fields("connectors", len(entries)), secret_fields("proxies", len(proxies))
+
+    def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
+        prepared = Prepared(
+            label=label,
+            references=references[index],
+            secret_inputs=secret[index],
+            route=routes[index],
+            kubeconfig=settings.kubeconfig,
+            kube_context=settings.context,
+        )
+        return ConnectorComponent(name, args, opts, prepared)
+
+    def proxy(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ProxyComponent:
+        prepared = Prepared(label=label, references=proxy_references[index], secret_inputs=proxy_secret[index])
+        return ProxyComponent(name, args, opts, prepared)
+
+    export_outputs("connectors", entries, create_components("connectors", entries, connector_args, base, created, connector))
+    proxy_outputs = create_components("proxies", proxies, proxy_args, base, created, proxy)
+    if proxies:
+        export_outputs("proxies", proxies, proxy_outputs)

@@ -1,2 +1,0 @@
-"""The main command: the library's program run on stacks through the real Pulumi engine
-(``python -m components.command``, or ``connectors`` once the library is installed)."""

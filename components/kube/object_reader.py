@@ -1,0 +1,83 @@
+"""Where referenced Secrets and ConfigMaps are read from: the cluster, with the kubeconfig
+rules the Kubernetes provider uses (values stay in this process and are only hashed), or
+nowhere, in render mode (``NoCluster``: every read is ``NotReadable``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import pulumi
+
+from components.registration.route import client_configuration
+from components.render.checksum import ReferenceKind
+
+KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}
+
+
+@dataclass(frozen=True)
+class Reference:
+    kind: ReferenceKind
+    name: str
+    namespace: str
+    source: Any = None
+    """A ``k8s.core.v1.Secret`` / ``ConfigMap`` resource of the program, or None for a named one."""
+
+    def describe(self) -> str:
+        return f'{KIND_NAMES[self.kind]} "{self.name}" in namespace "{self.namespace}"'
+
+
+class NotReadable(Exception):
+    """There is no cluster to read from (render mode)."""
+
+
+class ReferenceReadError(pulumi.RunError):
+    """A referenced object that could not be read (cluster unreachable, access refused)."""
+
+
+class ReferenceReader(Protocol):
+    def read(self, ref: Reference) -> Mapping[str, str] | None:
+        """The object's ``data`` as the API returns it, or None when it does not exist;
+        ``NotReadable`` when there is nothing to read from."""
+
+
+class NoCluster:
+    """For render-to-directory mode: nothing can be read."""
+
+    def read(self, ref: Reference) -> Mapping[str, str] | None:
+        raise NotReadable(ref.describe())
+
+
+class ClusterReader:
+    """Reads with the kubernetes client: an explicit kubeconfig (path or content) and context,
+    else the ambient ``KUBECONFIG`` / ``~/.kube/config`` / in-cluster service account."""
+
+    def __init__(self, kubeconfig: str | None = None, context: str | None = None) -> None:
+        self.kubeconfig = kubeconfig
+        self.context = context
+        self._api: Any = None
+
+    def _core_api(self) -> Any:
+        if self._api is None:
+            from kubernetes import client
+
+            self._api = client.CoreV1Api(client.ApiClient(client_configuration(self.kubeconfig, self.context)))
+        return self._api
+
+    def read(self, ref: Reference) -> Mapping[str, str] | None:
+        from kubernetes.client.exceptions import ApiException
+
+        try:
+            api = self._core_api()
+            if ref.kind == "secret":
+                obj = api.read_namespaced_secret(ref.name, ref.namespace)
+            else:
+                obj = api.read_namespaced_config_map(ref.name, ref.namespace)
+        except ApiException as error:
+            if error.status == 404:
+                return None
+            raise ReferenceReadError(f"cannot read {ref.describe()}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read {ref.describe()}: the cluster could not be reached") from None
+        return dict(obj.data or {})
