@@ -14,10 +14,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from components.args.connector_spec import HealthCheckArgs
-from components.registration.client import Deadline, Destination, Operation, Sender, direct
-from components.registration.errors import NoAnswer, RegistrationError, TlsRefused
-from components.registration.route import NoClusterCredentials, RouteError, choose_route, load_access, through_api_server
-from components.registration.settings import RetryPolicy
+from components.bounded_http.destination import Destination, direct
+from components.bounded_http.failures import NoAnswer, TlsRefused
+from components.bounded_http.sender import Operation, Sender
+from components.bounded_http.settings import RetryPolicy
+from components.bounded_http.transport import Deadline
+from components.kube.kube_access import NoClusterCredentials, load_access
+from components.registration.errors import RequestError
+from components.registration.route import RouteError, choose_route, through_api_server
 
 DEFAULT_PATHS = ("/v2/health", "/v1/health")
 SUCCESS = tuple(range(200, 300))
@@ -41,7 +45,7 @@ def destination(endpoint: str, kubeconfig: str | None, context: str | None) -> D
     return through_api_server(endpoint, load_access(kubeconfig, context))
 
 
-def _down_reason(error: RegistrationError, timeout: int) -> str:
+def _down_reason(error: RequestError, timeout: int) -> str:
     if isinstance(error, NoAnswer):
         return f"no answer within {timeout} s"
     if error.status is not None:
@@ -55,7 +59,7 @@ def probe_health(endpoint: str, check: HealthCheckArgs, kubeconfig: str | None =
         return Health("Unknown", "health check disabled")
     try:
         target = destination(endpoint, kubeconfig, context)
-    except (RouteError, NoClusterCredentials, RegistrationError):
+    except (RouteError, NoClusterCredentials, RequestError):
         return Health("Unknown", "cluster unreachable")
     paths = (check.path,) if check.path else DEFAULT_PATHS
     once = RetryPolicy(initial_seconds=check.timeout_seconds + 1, deadline_seconds=check.timeout_seconds)
@@ -65,7 +69,7 @@ def probe_health(endpoint: str, check: HealthCheckArgs, kubeconfig: str | None =
         operation = Operation("GET", path, what="the health check", ok=SUCCESS, passed_through=(404,) * later, read_body=False)
         try:
             answer = sender.send(operation)
-        except RegistrationError as error:
+        except RequestError as error:
             if error.status in (401, 403) and target.through_proxy:
                 return Health("Unknown", f"the API server's service proxy refused (status {error.status})")
             return Health("Down", _down_reason(error, check.timeout_seconds))

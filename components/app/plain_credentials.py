@@ -9,8 +9,8 @@ from pydantic.alias_generators import to_snake
 
 from components.app.secret_config import is_secure, secure_paths
 from components.args.connector_spec import ConnectorEntry
+from components.kube.kube_access import is_kubeconfig_content
 from components.registration import contract
-from components.registration.route import is_kubeconfig_content
 
 PLAIN_CREDENTIAL = (
     "{path} is a credential in plain stack config, and plain config is also copied in clear into the stack's "

@@ -15,17 +15,10 @@ from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_va
 from components.args.base import Model
 from components.args.fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
 from components.args.kube_schema import bounded
+from components.bounded_http.header_rules import HEADER_RULE, PEM_MARK, header_value_problem
 from components.registration import contract
-from components.registration.contract import (
-    HEADER_RULE,
-    PEM_MARK,
-    UUID_RULE,
-    admin_over_http_problem,
-    content_problem,
-    header_value_problem,
-    is_uuid,
-    url_problem,
-)
+from components.registration.attributes import content_problem
+from components.registration.rules import UUID_RULE, admin_over_http_problem, is_uuid, url_problem
 
 Seconds = Annotated[float, Field(gt=0, le=86400)]
 

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 
 import pulumi
 
-from components.registration.route import client_configuration
+from components.kube.kube_access import client_configuration
 from components.render.checksum import ReferenceKind
 
 KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}

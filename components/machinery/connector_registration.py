@@ -12,12 +12,13 @@ from pydantic.alias_generators import to_snake
 
 from components.args.problems import InvalidArgumentsError
 from components.args.registration_spec import RegistrationArgs
+from components.kube.kube_access import has_credentials, is_kubeconfig_content
 from components.kube.referenced_objects import ResolvedReferences
 from components.machinery.output_values import secret_if
 from components.registration import contract
-from components.registration.contract import url_problem
 from components.registration.resource import Registration
-from components.registration.route import RouteError, choose_route, has_credentials, is_kubeconfig_content
+from components.registration.route import RouteError, choose_route
+from components.registration.rules import url_problem
 
 CANNOT_WORK = "registration cannot work"
 ADMIN_NEEDS_DIRECT = (

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from components.registration import contract
-from components.registration.client import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
 from components.registration.errors import RegistrationError
+from components.registration.platform_api import UNKNOWN_STATUS, ConnectorRecord, PlatformApi
 
 
 def adopted_status(api: PlatformApi, uuid: str) -> str:

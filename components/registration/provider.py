@@ -8,12 +8,13 @@ it, and ``refresh`` reads it (a record deleted on the platform leaves the state,
 and nothing else.
 
 The provider instance holds no client or credential (it is pickled into state): each method
-builds what it needs from the resource's properties, checked first (``contract.problems``): they
+builds what it needs from the resource's properties, checked first (``rules.problems``): they
 also come from other languages and from old state.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from pulumi.dynamic import (
@@ -27,21 +28,13 @@ from pulumi.dynamic import (
     UpdateResult,
 )
 
-from components.registration import adoption, contract, journal, provider_host
-from components.registration.client import (
-    UNKNOWN_STATUS,
-    AdminCredentials,
-    Destination,
-    Duplicate,
-    PlatformApi,
-    Registered,
-    TlsSettings,
-    direct,
-)
-from components.registration.contract import REGISTERED_AT, STATUS, UUID, checked_uuid, label
+from components.bounded_http.settings import RetryPolicy
+from components.registration import adoption, contract, journal, provider_host, rules
+from components.registration.contract import REGISTERED_AT, STATUS, UUID, label
 from components.registration.errors import RegistrationError, warn
-from components.registration.route import ApiServerAccess, NoClusterCredentials, load_access, through_api_server
-from components.registration.settings import RetryPolicy
+from components.registration.platform_api import UNKNOWN_STATUS, Duplicate, PlatformApi, Registered, edit_body, register_body
+from components.registration.route import cluster_access, destination, platform_api
+from components.registration.rules import checked_uuid
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"
@@ -51,32 +44,6 @@ UUID_UNKNOWN = "uuid-unknown"
 fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
 ``registration.uuid``."""
 FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
-
-
-def cluster_access(props: dict[str, Any]) -> ApiServerAccess | None:
-    """The API server's credentials for the route through it (None on the direct route): read
-    before anything is journaled or sent."""
-    if props.get("route") != "apiServerProxy":
-        return None
-    try:
-        return load_access(props.get("kubeconfig"), props.get("kube_context"))
-    except NoClusterCredentials as error:
-        raise RegistrationError(str(error)) from None
-
-
-def destination(props: dict[str, Any], access: ApiServerAccess | None) -> Destination:
-    """Where the requests go: through the API server with ``access``, else directly."""
-    if access is not None:
-        target = through_api_server(props["platform_url"], access)
-    else:
-        target = direct(props["platform_url"], TlsSettings(props.get("ca_bundle"), props.get("insecure_skip_tls_verify") is True))
-    return target.with_admin(AdminCredentials.from_props(props.get("admin_credentials")))
-
-
-def platform_api(props: dict[str, Any]) -> PlatformApi:
-    """The client of one operation, its inputs checked first."""
-    retry = RetryPolicy(*contract.schedule(contract.checked(props)))
-    return PlatformApi(destination(props, cluster_access(props)), retry)
 
 
 def subject(props: dict[str, Any]) -> journal.Subject:
@@ -131,7 +98,7 @@ class RegistrationProvider(ResourceProvider):
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
         """Inputs that cannot work fail at preview, before anything is sent."""
-        failures = [CheckFailure(name, problem) for name, problem in contract.problems(news, provider_host.holds_unknown)]
+        failures = [CheckFailure(name, problem) for name, problem in rules.problems(news, provider_host.holds_unknown)]
         return CheckResult(news, failures)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
@@ -139,8 +106,8 @@ class RegistrationProvider(ResourceProvider):
         else the intent journaled, the request posted, the outcome journaled before the engine
         hears of it. Until the request leaves, each module is entered once, in this order:
         contract, settings, journal, client (``python -m scripts.registration_path`` shows it)."""
-        props = contract.checked(props)
-        body, posting_at = contract.register_body(props), contract.now_utc()
+        props = rules.checked(props)
+        body, posting_at = register_body(props), now_utc()
         retry, access = RetryPolicy(*contract.schedule(props)), cluster_access(props)
         if props.get("adopt_uuid"):
             return self._adopted(props, PlatformApi(destination(props, access), retry))
@@ -157,10 +124,10 @@ class RegistrationProvider(ResourceProvider):
             else:
                 uuid, status = self._outcome(props, answer, found)
             if posting:
-                journal.record(entry, uuid, status, contract.now_utc())
+                journal.record(entry, uuid, status, now_utc())
             if uuid:
                 status = approved_if_asked(api, props, uuid, status)
-        outs = {**props, UUID: uuid, STATUS: status, REGISTERED_AT: contract.now_utc()}
+        outs = {**props, UUID: uuid, STATUS: status, REGISTERED_AT: now_utc()}
         return CreateResult(id_=uuid or UUID_UNKNOWN, outs=outs)
 
     @staticmethod
@@ -178,7 +145,7 @@ class RegistrationProvider(ResourceProvider):
         with client as api:
             uuid = checked_uuid(props["adopt_uuid"], "registration.uuid (config)")
             status = approved_if_asked(api, props, uuid, adoption.adopted_status(api, uuid))
-        return CreateResult(id_=uuid, outs={**props, UUID: uuid, STATUS: status, REGISTERED_AT: contract.now_utc()})
+        return CreateResult(id_=uuid, outs={**props, UUID: uuid, STATUS: status, REGISTERED_AT: now_utc()})
 
     def _refused(
         self, api: PlatformApi, props: dict[str, Any], entry: journal.Subject, error: RegistrationError, interrupted: bool
@@ -243,7 +210,7 @@ class RegistrationProvider(ResourceProvider):
             if news.get("approve") is True:  # first: the platform edits only approved records
                 status = approved_if_asked(api, news, uuid, current_status(api, uuid, "reading the connector"))
             if contract.changed(olds, news, contract.PLATFORM):
-                record = api.edit(uuid, contract.edit_body(news))
+                record = api.edit(uuid, edit_body(news))
                 if record is None:
                     raise RegistrationError(f"updating the connector failed with {GONE}", 404)
                 status = record.status
@@ -298,3 +265,8 @@ class RegistrationProvider(ResourceProvider):
             )
             return "", status
         return record.uuid, record.status
+
+
+def now_utc() -> str:
+    """A time as ``registered_at`` holds it (ISO 8601, UTC, seconds)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")

@@ -1,25 +1,23 @@
 """How requests reach a Service in the cluster: directly, or through the Kubernetes API server's
-service proxy when the URL is an in-cluster name that does not resolve where Pulumi runs; and
-the API server's credentials for that route, loaded the way the Kubernetes provider loads them.
-
-The kubernetes client's kubeconfig loader does the work (contexts, bearer tokens, client
-certificates, exec credential plugins, the cluster CA). Credentials are loaded inside the method
-that needs them, never kept on an object that is pickled into state, never logged."""
+service proxy when the URL is an in-cluster name that does not resolve where Pulumi runs (the
+API server's credentials for that route: ``kube.kube_access``)."""
 
 from __future__ import annotations
 
-import os
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-import yaml
-
-from components.registration.client import Destination
-from components.registration.contract import IN_CLUSTER_HOST, url_problem
+from components.bounded_http.destination import AdminCredentials, Destination, TlsSettings, direct
+from components.bounded_http.settings import RetryPolicy
+from components.kube.kube_access import ApiServerAccess, NoClusterCredentials, load_access
+from components.registration import contract, rules
 from components.registration.errors import RegistrationError
+from components.registration.platform_api import PlatformApi
+from components.registration.rules import IN_CLUSTER_HOST, url_problem
 
 Route = Literal["direct", "apiServerProxy"]
 RouteSetting = Literal["auto", "direct", "apiServerProxy"]
@@ -106,61 +104,35 @@ def through_api_server(platform_url: str, access: ApiServerAccess) -> Destinatio
     )
 
 
-class NoClusterCredentials(RuntimeError):
-    pass
-
-
-@dataclass(frozen=True)
-class ApiServerAccess:
-    host: str
-    authorization: str | None
-    client_cert: tuple[str, str] | None
-    verify: bool | str
-
-
-def is_kubeconfig_content(kubeconfig: str | None) -> bool:
-    """Whether a kubeconfig setting is the file's content (it has lines), not its path."""
-    return bool(kubeconfig) and "\n" in str(kubeconfig)
-
-
-def client_configuration(kubeconfig: str | None = None, context: str | None = None) -> Any:
-    """A ``kubernetes.client.Configuration`` from ``kubeconfig`` (a path or the file's content),
-    else ``KUBECONFIG`` / ``~/.kube/config``, else the in-cluster service account."""
-    from kubernetes import client, config
-
-    configuration = client.Configuration()
-    if kubeconfig and is_kubeconfig_content(kubeconfig):
-        config.load_kube_config_from_dict(yaml.safe_load(kubeconfig), context=context, client_configuration=configuration)
-        return configuration
-    path = kubeconfig or os.environ.get("KUBECONFIG") or os.path.expanduser("~/.kube/config")
+def cluster_access(props: dict[str, Any]) -> ApiServerAccess | None:
+    """The API server's credentials for the route through it (None on the direct route): read
+    before anything is journaled or sent."""
+    if props.get("route") != "apiServerProxy":
+        return None
     try:
-        config.load_kube_config(config_file=path, context=context, client_configuration=configuration)
-    except config.ConfigException:
-        config.load_incluster_config(client_configuration=configuration)
-    return configuration
+        return load_access(props.get("kubeconfig"), props.get("kube_context"))
+    except NoClusterCredentials as error:
+        raise RegistrationError(str(error)) from None
 
 
-def load_access(kubeconfig: str | None = None, context: str | None = None) -> ApiServerAccess:
-    try:
-        configuration = client_configuration(kubeconfig, context)
-    except Exception:
-        raise NoClusterCredentials(
-            "registration.route apiServerProxy needs cluster credentials (a kubeconfig or in-cluster service account), "
-            "and none could be loaded"
-        ) from None
-    authorization = configuration.api_key.get("authorization") or configuration.api_key.get("BearerToken")
-    if authorization and configuration.api_key_prefix.get("authorization"):
-        authorization = f"{configuration.api_key_prefix['authorization']} {authorization}"
-    cert = (configuration.cert_file, configuration.key_file) if configuration.cert_file and configuration.key_file else None
-    verify: bool | str = configuration.ssl_ca_cert or True
-    if not configuration.verify_ssl:
-        verify = False
-    return ApiServerAccess(configuration.host.rstrip("/"), authorization, cert, verify)
+def admin_credentials(value: Any) -> AdminCredentials | None:
+    """The ``admin_credentials`` input's values as the client takes them (either shape of
+    ``contract.ADMIN_CREDENTIAL_SHAPES``), None without any."""
+    if not isinstance(value, dict) or not any(value.get(shape[0]) for shape in contract.ADMIN_CREDENTIAL_SHAPES):
+        return None
+    return AdminCredentials(**{re.sub("([A-Z])", r"_\1", key).lower(): value.get(key) for key in contract.ADMIN_CREDENTIAL_KEYS})
 
 
-def has_credentials(kubeconfig: str | None = None, context: str | None = None) -> bool:
-    try:
-        load_access(kubeconfig, context)
-    except NoClusterCredentials:
-        return False
-    return True
+def destination(props: dict[str, Any], access: ApiServerAccess | None) -> Destination:
+    """Where the requests go: through the API server with ``access``, else directly."""
+    if access is not None:
+        target = through_api_server(props["platform_url"], access)
+    else:
+        target = direct(props["platform_url"], TlsSettings(props.get("ca_bundle"), props.get("insecure_skip_tls_verify") is True))
+    return target.with_admin(admin_credentials(props.get("admin_credentials")))
+
+
+def platform_api(props: dict[str, Any]) -> PlatformApi:
+    """The client of one operation, its inputs checked first."""
+    retry = RetryPolicy(*contract.schedule(rules.checked(props)))
+    return PlatformApi(destination(props, cluster_access(props)), retry)

@@ -17,8 +17,9 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 from pulumi import automation as auto
 
-from components.registration.client import tls_context
-from components.registration.route import load_access, through_api_server
+from components.bounded_http.destination import tls_context
+from components.kube.kube_access import load_access
+from components.registration.route import through_api_server
 from tests.support.cluster_objects import namespace, prepare_referenced_objects, with_namespace
 from tests.support.samples import SAMPLE_STACKS, stack_connectors
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import json
 import pathlib
 import shutil
 import subprocess
@@ -95,6 +96,34 @@ def test_the_users_cli_is_used_with_the_users_home_and_nothing_is_built(engine, 
     assert list(cache.iterdir()) == [], "nothing built"
     assert (home / "plugins" / f"resource-kubernetes-v{KUBERNETES}").is_dir()
     assert not (home / "plugins" / "resource-connectors-v0.1.0").exists()
+
+
+def test_a_plugin_the_engine_installs_during_the_first_up_is_what_that_up_ran_with(engine, tmp_path):
+    """A user's CLI without the Kubernetes plugin, whose ``plugin ls`` is made to list it, so that
+    the main command installs nothing: the engine installs it as it first loads the provider,
+    during the first ``up``. That ``up`` keeps its fingerprint (the plugin is what it ran with),
+    and the second is not run."""
+    cli = tmp_path / "pulumi" / "bin"
+    shutil.copytree(engine["TOOLS_BIN"], cli)
+    (cli / "pulumi").rename(cli / "pulumi-real")
+    listed = json.dumps([{"name": "kubernetes", "kind": "resource", "version": KUBERNETES}])
+    wrapper = f'#!/bin/sh\n[ "$1 $2" = "plugin ls" ] && {{ echo \'{listed}\'; exit 0; }}\nexec "{cli / "pulumi-real"}" "$@"\n'
+    (cli / "pulumi").write_text(wrapper)
+    (cli / "pulumi").chmod(0o755)
+    home = tmp_path / "home" / ".pulumi"
+    env = {"PATH": f"{cli}:/usr/bin:/bin", "HOME": str(tmp_path / "home"), "PULUMI_HOME": str(home)}
+    (tmp_path / "state").mkdir()
+    env["PULUMI_BACKEND_URL"] = f"file://{tmp_path / 'state'}"
+    plugin = pathlib.Path(engine["PULUMI_HOME"]) / "plugins" / f"resource-kubernetes-v{KUBERNETES}"
+    work = project_copy(tmp_path)
+    with plugin_downloads(plugin, tmp_path / "downloads") as (url, fetched):
+        env["PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES"] = f".*={url}"
+        first = deploy(env, work, "up")
+        assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+        assert fetched == [f"/pulumi-resource-kubernetes-v{KUBERNETES}-linux-amd64.tar.gz"], "the engine installed it"
+        second = deploy(env, work, "up")
+    assert "its inputs changed while it ran" not in first.stdout
+    assert "stack dev: unchanged since its last good up" in second.stdout, second.stdout[-3000:]
 
 
 def test_without_a_cli_or_go_one_message_says_what_to_install(tmp_path):

@@ -159,9 +159,9 @@ def test_endless_paging_stops_when_a_page_adds_nothing():
 
 def test_paging_stops_at_its_page_limit(monkeypatch):
     """A platform that always has one more page of new records: the listing ends at the limit."""
-    from components.registration import client
+    from components.registration import platform_api
 
-    monkeypatch.setattr(client, "MAX_PAGES", 5)
+    monkeypatch.setattr(platform_api, "MAX_PAGES", 5)
 
     def ever_more(request: Any, conn: Any, stop: Any) -> None:
         if request.path.endswith("/register"):
@@ -186,8 +186,9 @@ def test_an_unknown_status_with_a_valid_uuid_keeps_the_record(capfd):
 
 def test_retry_after_is_honoured_within_the_deadline_and_never_beyond():
     waits: list[float] = []
-    from components.registration.client import PlatformApi, direct
-    from components.registration.settings import RetryPolicy
+    from components.bounded_http.destination import direct
+    from components.bounded_http.settings import RetryPolicy
+    from components.registration.platform_api import PlatformApi
 
     body = registered(GOOD_UUID).decode()
     with hostile_platform(sequence(answer(429, Retry_After="1"), answer(503, Retry_After="2"), json_answer(200, body))) as p:

@@ -6,6 +6,7 @@ had before (``../../.venv``), it rewrote that virtualenv to another interpreter 
 
 from __future__ import annotations
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -64,6 +65,22 @@ def test_the_package_uses_a_virtualenv_of_its_own_and_leaves_the_checkouts_alone
     assert (root / "components" / "package" / "venv").is_dir()
 
 
-def test_the_packages_virtualenv_is_ignored_and_its_requirements_are_the_programs():
+def test_the_packages_virtualenv_is_ignored_and_its_requirements_are_the_programs_and_the_checkout():
     assert "components/package/venv/" in (ROOT / ".gitignore").read_text().splitlines()
-    assert (PACKAGE / "requirements.txt").read_text().strip() == "-r ../../requirements.txt"
+    lines = [line for line in (PACKAGE / "requirements.txt").read_text().splitlines() if line and not line.startswith("#")]
+    assert lines == ["-r ../../requirements.txt", "-e ../.."]
+
+
+def test_the_package_serves_from_the_command_line_the_host_runs_without_a_sys_path_edit(tmp_path):
+    """The Python language host's ``RunPlugin`` for a folder with ``__main__.py``: the virtualenv's
+    python with the folder as the script and the engine's address, in the consumer's folder, with
+    no PYTHONPATH (sys.path: the folder, then the virtualenv). This interpreter stands in for the
+    package's virtualenv: both hold this checkout installed editable (``make venv``; ``-e ../..``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    command = [sys.executable, str(PACKAGE), "127.0.0.1:1"]
+    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as served:
+        try:
+            port = served.stdout.readline().strip() if served.stdout else ""
+        finally:
+            served.kill()
+        assert port.isdigit(), served.stderr.read()[-3000:] if served.stderr else ""

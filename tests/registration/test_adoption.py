@@ -81,13 +81,13 @@ def test_a_record_approved_meanwhile_is_read_not_approved_again(double, where):
 
 def test_an_approve_the_platform_refuses_is_read_back(double, monkeypatch):
     """Between a read and the approve, the record left waitingForApproval: the 422 is not an error."""
-    from components.registration import client, provider
+    from components.registration import platform_api, provider, route
 
     olds = RegistrationProvider().create(props(double)).outs
     double.records[olds["uuid"]].status = "connected"
-    reader = provider.PlatformApi(provider.destination(props(double), None))
+    reader = platform_api.PlatformApi(route.destination(props(double), None))
     assert provider.approved_if_asked(reader, props(double, approve=True), olds["uuid"], "waitingForApproval") == "connected"
-    assert admin_calls(double) == [APPROVE, READ] and isinstance(reader, client.PlatformApi)
+    assert admin_calls(double) == [APPROVE, READ] and isinstance(reader, platform_api.PlatformApi)
 
 
 def test_adoption_when_the_record_is_not_visible_to_the_credentials(double):

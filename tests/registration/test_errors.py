@@ -1,37 +1,23 @@
-"""``registration.errors``: the fixed phrases of the registration's messages."""
+"""``registration.errors``: the registration's error and where its warnings go."""
 
 from __future__ import annotations
 
-import pytest
-
-from components.registration.errors import RegistrationError, gave_up, no_answer
-
-
-@pytest.mark.parametrize(
-    ("what", "seconds", "hint", "expected"),
-    [
-        ("registration", 600, "", "registration failed: no complete answer within 600 s"),
-        ("listing connectors", 0.5, "; x", "listing connectors failed: no complete answer within 0.5 s; x"),
-    ],
-)
-def test_no_answer(what, seconds, hint, expected):
-    assert no_answer(what, seconds, hint) == expected
+from components.bounded_http.failures import RequestError
+from components.registration.errors import WARNINGS, RegistrationError, warn
 
 
-@pytest.mark.parametrize(
-    ("reason", "attempts", "expected"),
-    [
-        ("status 503", 4, "registration failed with status 503 after 4 attempts within the 600 s deadline"),
-        (
-            "the platform could not be reached",
-            2,
-            "registration failed (the platform could not be reached) after 2 attempts within the 600 s deadline",
-        ),
-    ],
-)
-def test_gave_up(reason, attempts, expected):
-    assert gave_up("registration", reason, attempts, 600) == expected
+def test_a_registration_error_is_a_request_error_with_its_status():
+    error = RegistrationError("registration failed with status 409", 409)
+    assert isinstance(error, RequestError) and error.status == 409
 
 
-def test_the_error_keeps_a_status():
-    assert RegistrationError("x", 404).status == 404 and RegistrationError("x").status is None
+def test_warnings_go_where_the_operation_sends_them(capsys):
+    sent: list[str] = []
+    token = WARNINGS.set(sent.append)
+    try:
+        warn("the platform kept the record")
+    finally:
+        WARNINGS.reset(token)
+    warn("printed")
+    assert sent == ["the platform kept the record"]
+    assert capsys.readouterr().err == "warning: printed\n"

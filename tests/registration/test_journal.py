@@ -222,16 +222,16 @@ def test_an_unwritable_journal_warns_and_the_outcome_is_still_returned(double, j
 
 
 def test_the_intent_is_in_the_journal_before_the_register_request_leaves(double, journaled, monkeypatch):
-    from components.registration import client
+    from components.registration import platform_api
 
     seen: list[journal.Entry | None] = []
-    register = client.PlatformApi.register
+    register = platform_api.PlatformApi.register
 
-    def watched(self: client.PlatformApi, body: dict) -> client.Registered:
+    def watched(self: platform_api.PlatformApi, body: dict) -> platform_api.Registered:
         seen.append(journal.FileJournal(journaled).get(journal.entry_key(double.url, body["name"])))
         return register(self, body)
 
-    monkeypatch.setattr(client.PlatformApi, "register", watched)
+    monkeypatch.setattr(platform_api.PlatformApi, "register", watched)
     created = RegistrationProvider().create(props(double))
     (intent,) = seen
     assert intent is not None and intent.is_intent and intent.uuid == "" and intent.at.endswith("Z")

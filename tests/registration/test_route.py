@@ -1,5 +1,4 @@
-"""``registration.route``: which route a platform URL takes, the API server's service proxy path, and
-the API server's credentials, loaded as the Kubernetes provider loads them."""
+"""``registration.route``: which route a registration takes, the service proxy path, where its requests go."""
 
 from __future__ import annotations
 
@@ -8,23 +7,20 @@ from typing import Any
 import pytest
 
 from components import ConnectorComponent, InvalidArgumentsError
+from components.bounded_http.destination import AdminCredentials
+from components.kube.kube_access import ApiServerAccess
 from components.machinery.workload_component import Prepared
 from components.registration.errors import RegistrationError
 from components.registration.provider import RegistrationProvider
 from components.registration.route import (
-    ApiServerAccess,
-    NoClusterCredentials,
     RouteError,
     ServiceTarget,
+    admin_credentials,
     choose_route,
-    has_credentials,
     in_cluster_target,
-    is_kubeconfig_content,
-    load_access,
     through_api_server,
 )
 from tests.support.apiserver_standin import kubeconfig_for
-from tests.support.samples import kubeconfig_text
 
 from ..support.apiserver_standin import FORBIDDEN_TOKEN, GOOD_TOKEN, api_server_standin
 from ..support.mocks import StaticReader, run
@@ -32,41 +28,34 @@ from ..support.platform_double import platform_double
 from ..support.registration_props import registration_props
 
 
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [(None, False), ("", False), ("~/.kube/config", False), ("apiVersion: v1\nkind: Config\n", True)],
-)
-def test_is_kubeconfig_content(value, expected):
-    assert is_kubeconfig_content(value) is expected
-
-
-def test_load_access_from_content():
-    access = load_access(kubeconfig_text("https://127.0.0.1:6443", token="abc"))
-    assert (access.host, access.authorization, access.client_cert, access.verify) == (
-        "https://127.0.0.1:6443",
-        "Bearer abc",
-        None,
-        True,
-    )
-
-
-def test_load_access_from_a_path(tmp_path):
-    path = tmp_path / "config"
-    path.write_text(kubeconfig_text("https://10.0.0.1:6443/"))
-    assert load_access(str(path)).host == "https://10.0.0.1:6443"
-    assert has_credentials(str(path))
-
-
-def test_no_credentials_is_one_error(tmp_path, monkeypatch):
-    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
-    with pytest.raises(NoClusterCredentials, match="needs cluster credentials"):
-        load_access(str(tmp_path / "missing"))
-    assert not has_credentials(str(tmp_path / "missing"))
-
-
 # Which route, and the path through the API server's service proxy.
 def resolving(result: bool):
     return lambda _host: result
+
+
+def props(platform_url: str, standin, kubeconfig: str, **extra: Any) -> dict[str, Any]:
+    own = {"name": "OT PKI", "url": "http://otpki-connector.ilm.svc.cluster.local:8080", "deadline_seconds": 10}
+    attributes = [{"name": "description", "content": "x"}]
+    return registration_props(
+        platform_url, **own, custom_attributes=attributes, route="apiServerProxy", kubeconfig=kubeconfig, **extra
+    )
+
+
+PLATFORM = "http://core.ilm.svc.cluster.local:8080/api"
+
+
+def connector_with(route: str) -> dict[str, Any]:
+    return {
+        "name": "otpki",
+        "namespace": "ilm",
+        "image": {"repository": "r", "tag": "1"},
+        "registration": {
+            "platformUrl": "http://core.ilm.svc.cluster.local:8080/api",
+            "name": "n",
+            "authType": "none",
+            "route": route,
+        },
+    }
 
 
 @pytest.mark.parametrize(
@@ -130,17 +119,6 @@ def test_base_path_with_and_without_trailing_slash(base, tmp_path):
     assert double.paths == ["/api/v2/connector/register"]
 
 
-def props(platform_url: str, standin, kubeconfig: str, **extra: Any) -> dict[str, Any]:
-    own = {"name": "OT PKI", "url": "http://otpki-connector.ilm.svc.cluster.local:8080", "deadline_seconds": 10}
-    attributes = [{"name": "description", "content": "x"}]
-    return registration_props(
-        platform_url, **own, custom_attributes=attributes, route="apiServerProxy", kubeconfig=kubeconfig, **extra
-    )
-
-
-PLATFORM = "http://core.ilm.svc.cluster.local:8080/api"
-
-
 @pytest.mark.parametrize("credential", ["token", "client-certificate"])
 def test_same_request_through_the_proxy_with_kubeconfig_credentials(credential, tmp_path):
     with platform_double() as double, api_server_standin(tmp_path) as standin:
@@ -190,20 +168,6 @@ def test_no_ready_endpoints_is_retried(tmp_path):
     assert "no endpoints" not in str(caught.value) and standin.url not in str(caught.value)
 
 
-def connector_with(route: str) -> dict[str, Any]:
-    return {
-        "name": "otpki",
-        "namespace": "ilm",
-        "image": {"repository": "r", "tag": "1"},
-        "registration": {
-            "platformUrl": "http://core.ilm.svc.cluster.local:8080/api",
-            "name": "n",
-            "authType": "none",
-            "route": route,
-        },
-    }
-
-
 def test_in_cluster_url_without_credentials_fails_at_once(tmp_path, monkeypatch):
     monkeypatch.setenv("KUBECONFIG", str(tmp_path / "absent"))
     with pytest.raises(InvalidArgumentsError) as caught:
@@ -226,4 +190,15 @@ def test_through_the_api_servers_service_proxy():
         through_api_server("https://p.example/api", access)
 
 
-# ---- test_transport.py
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, None),
+        ({}, None),
+        ({"bearerToken": ""}, None),
+        ({"bearerToken": "t"}, AdminCredentials("t")),
+        ({"clientCertificate": "c", "clientKey": "k"}, AdminCredentials(None, "c", "k")),
+    ],
+)
+def test_admin_credentials_from_the_input(value, expected):
+    assert admin_credentials(value) == expected

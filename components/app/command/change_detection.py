@@ -28,8 +28,9 @@ from components.app.command.stack_inputs import (
     UnreadableStackFile,
     cluster_digest,
     code_digest,
+    digest,
+    installed_plugins,
     packages_digest,
-    plugins_digest,
     read_again,
     reads_digest,
     routes_digest,
@@ -73,7 +74,8 @@ class Place:
 
 def inputs_of(place: Place, stack: str) -> dict[str, Any]:
     """The parts of the fingerprint a run starts from (read before it starts: an edit made while
-    it runs is not taken for one it applied)."""
+    it runs is not taken for one it applied); the plugins as the names of those installed
+    (``fingerprint`` keeps their digest)."""
     settings = stack_file(place.work_dir, stack)
     version = place.cli.version or cli_version(str(place.cli.bin_dir / "pulumi"))
     return {
@@ -83,7 +85,7 @@ def inputs_of(place: Place, stack: str) -> dict[str, Any]:
         "code": code_digest(),
         "packages": packages_digest(),
         "cli": ".".join(map(str, version or ())),
-        "plugins": plugins_digest(place.cli),
+        "plugins": installed_plugins(place.cli),
     }
 
 
@@ -101,7 +103,19 @@ def fingerprint(place: Place, stack: str, reads: dict[str, str], before: dict[st
     """The whole fingerprint: the inputs (``before``, or read now), the referenced objects' digests
     and the backend's record of the stack."""
     inputs = before if before is not None else inputs_of(place, stack)
-    return {**inputs, "references": reads, "state": state_record(place.backend, place.project, stack)}
+    plugins = digest(*inputs["plugins"])
+    return {**inputs, "plugins": plugins, "references": reads, "state": state_record(place.backend, place.project, stack)}
+
+
+def ran_with(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The inputs a run ran with: those it started from, with the plugins installed while it ran
+    (the engine installs a provider plugin it lacks as it first loads it: a first run's Kubernetes
+    plugin); None when anything else changed while it ran (the stack file edited, the code pulled,
+    a plugin removed), so that what it applied is not taken for what is there now."""
+    changed = [part for part in before if part != "plugins" and after.get(part) != before[part]]
+    if changed or not set(before["plugins"]) <= set(after["plugins"]):
+        return None
+    return {**before, "plugins": after["plugins"]}
 
 
 def always_runs(options: RunOptions) -> bool:
@@ -155,16 +169,17 @@ def forget(place: Place, stack: str) -> None:
 
 def remember(place: Place, stack: str, recorder: Recorder, before: dict[str, Any]) -> None:
     """After an ``up`` that ended well (its state saved), with the inputs it started from
-    (``inputs_of`` before it ran): when they changed while it ran (the stack file edited, the
-    code pulled), what it applied is not what is there now, so none is kept and the next runs."""
+    (``inputs_of`` before it ran): the inputs it ran with are kept (``ran_with``: the plugins it
+    installed count as its own); when others changed while it ran, none is kept and the next runs."""
     store = place.store(stack)
     if store is None:
         return
     try:
-        if inputs_of(place, stack) != before:
+        inputs = ran_with(before, inputs_of(place, stack))
+        if inputs is None:
             print(f"stack {stack}: its inputs changed while it ran: its next up runs in full")
             return
-        kept = fingerprint(place, stack, reads_digest(recorder.reads), before)
+        kept = fingerprint(place, stack, reads_digest(recorder.reads), inputs)
         store.put(KEY, journal.Entry("", STATUS, json.dumps(kept, sort_keys=True)))
     except (journal.JournalError, OSError, ImportError, InvalidArgumentsError, TypeError, UnreadableStackFile) as error:
         print(f"warning: the fingerprint of stack {stack} was not kept ({type(error).__name__}): its next up runs in full")

@@ -51,9 +51,10 @@ def packages_digest() -> str:
     return digest(platform.python_version(), *installed)
 
 
-def plugins_digest(cli: Cli) -> str:
+def installed_plugins(cli: Cli) -> list[str]:
+    """The plugins in the CLI's plugin cache, by folder name (``resource-kubernetes-v4.25.0``), sorted."""
     home = pathlib.Path(cli.pulumi_home or os.environ.get("PULUMI_HOME") or pathlib.Path.home() / ".pulumi")
-    return digest(*sorted(p.name for p in (home / "plugins").glob("*") if not p.name.endswith(".lock")))
+    return sorted(p.name for p in (home / "plugins").glob("*") if not p.name.endswith(".lock"))
 
 
 def state_record(backend: str, project: str, stack: str) -> str:

@@ -74,7 +74,7 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
 
-    from components.registration.route import client_configuration
+    from components.kube.kube_access import client_configuration
 
     try:
         api = client.ApiClient(client_configuration(kubeconfig, context))
@@ -128,7 +128,7 @@ def platform_status(registration: dict[str, Any]) -> str:
     if not registration.get("outputs", {}).get(UUID):
         return "-"
     from components.registration.errors import RegistrationError
-    from components.registration.provider import platform_api
+    from components.registration.route import platform_api
 
     props = {k: plain(v) for k, v in registration.get("outputs", {}).items() if not k.startswith("__")}
     if not props.get("admin_credentials"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.app.command.change_detection import KEY, Place, reason_to_run, remember, starting_inputs
+from components.app.command.change_detection import KEY, Place, forget, reason_to_run, remember, starting_inputs
 from components.app.command.runs import RunOptions
 from components.app.command.stack_inputs import Recorder, settings_digest
 
@@ -35,6 +35,49 @@ def test_an_edit_while_the_up_runs_keeps_no_fingerprint(place, capsys):
     remember(place, "dev", Recorder(), before)
     assert not kept(place)
     assert "its inputs changed while it ran" in capsys.readouterr().out
+
+
+def install(place: Place, plugin: str) -> None:
+    """What ``pulumi plugin install`` or the engine's on-demand install leaves in the plugin cache."""
+    (place.work_dir.parent / "home" / "plugins" / plugin).mkdir(parents=True)
+    (place.work_dir.parent / "home" / "plugins" / f"{plugin}.lock").touch()
+
+
+def test_a_plugin_the_up_installs_as_it_runs_is_part_of_what_it_ran_with(place, capsys):
+    """A first run installs the Kubernetes plugin while it runs (the engine fetches a provider it
+    lacks as it loads it): that plugin is what the run ran with, so the next up is not run."""
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    install(place, "resource-kubernetes-v4.25.0")  # while the engine runs
+    remember(place, "dev", Recorder(), before)
+    assert "its inputs changed while it ran" not in capsys.readouterr().out
+    assert kept(place)
+    assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) is None
+
+
+def test_a_plugin_installed_after_the_up_or_removed_while_it_ran_is_a_change(place):
+    install(place, "resource-kubernetes-v4.25.0")
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    remember(place, "dev", Recorder(), before)
+    install(place, "resource-kubernetes-v4.26.0")  # after the up: an upgrade, a reason to run
+    assert reason_to_run(place, RunOptions("up", "dev", str(place.work_dir))) == "the plugins installed changed"
+
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    forget(place, "dev")  # as the up starts
+    (place.work_dir.parent / "home" / "plugins" / "resource-kubernetes-v4.25.0").rmdir()  # while it runs
+    remember(place, "dev", Recorder(), before)
+    assert not kept(place)
+
+
+def test_an_edit_while_the_up_runs_keeps_no_fingerprint_even_with_a_plugin_installed(place):
+    before = starting_inputs(place, "dev")
+    assert before is not None
+    install(place, "resource-kubernetes-v4.25.0")
+    (place.work_dir / "stacks" / "Pulumi.dev.yaml").write_text(STACK_FILE.replace("out", "elsewhere"))
+    remember(place, "dev", Recorder(), before)
+    assert not kept(place)
 
 
 def test_the_salt_a_first_run_writes_is_no_change(place):

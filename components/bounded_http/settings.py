@@ -1,6 +1,6 @@
-"""The platform client's settings, every default in one place (as httpx's ``_config.py``): the
+"""The HTTP client's settings, every default in one place (as httpx's ``_config.py``): the
 retry schedule (from ``initial_seconds``, doubling to ``max_seconds``, within ``deadline_seconds``
-in all, or the wait a platform asks for), the one deadline of an operation, each attempt's
+in all, or the wait a server asks for), the one deadline of an operation, each attempt's
 timeout, and the caps on what an answer may be. The registration's inputs take their defaults
 from here."""
 
@@ -14,12 +14,6 @@ MAX_BODY = 1024 * 1024
 """Bytes an answer may hold once decoded (a compressed answer is inflated only up to that)."""
 MAX_DEPTH = 64
 """Levels of nesting an answer's JSON may have."""
-MAX_PAGES = 100
-"""Pages of a listing read at most."""
-MAX_RECORDS = 10_000
-"""Records of a listing read at most."""
-PAGE_SIZE = 100
-"""Records asked for per page of a listing."""
 
 
 @dataclass(frozen=True)

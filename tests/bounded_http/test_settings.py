@@ -1,10 +1,10 @@
-"""``registration.settings``: the defaults, and the waits between attempts they make."""
+"""``bounded_http.settings``: the defaults, and the waits between attempts they make."""
 
 from __future__ import annotations
 
 import pytest
 
-from components.registration.settings import DEFAULT, RetryPolicy
+from components.bounded_http.settings import DEFAULT, RetryPolicy
 
 
 @pytest.mark.parametrize(
