@@ -168,7 +168,7 @@ def test_no_module_or_function_outgrows_its_size(path):
             assert lines <= MAX_FUNCTION_LINES, f"{node.name}: {lines} lines"
 
 
-@pytest.mark.parametrize("package", ["args", "render", "registration", "bounded_http", "kube", "machinery", "package", "app", "app/command"])
+@pytest.mark.parametrize("package", ["args", "render", "registration", "bounded_http", "kube", "machinery", "package", "app", "app/command", "app/automation"])
 def test_each_package_says_what_it_is(package):
     doc = ast.get_docstring(ast.parse((COMPONENTS / package / "__init__.py").read_text()))
     assert doc and len(doc.splitlines()) == 2, "two lines: what the package is and what it may import"

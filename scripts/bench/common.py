@@ -40,7 +40,7 @@ def timed(operation: Callable[[], Any]) -> float:
 
 def inline_stack(name: str, program: Callable[[], None], folder: pathlib.Path, env: dict[str, str]) -> Any:
     """A new stack of an inline program, its work folder and ``file://`` state under ``folder``."""
-    from components.app.command.workspace import create_inline_stack
+    from components.app.automation.workspace import create_inline_stack
 
     work, state = folder / "work", folder / "state"
     for path in (work, state):
@@ -57,8 +57,8 @@ def registering(entries: list[dict[str, Any]], platform_url: str) -> list[dict[s
 
 def engine_environment() -> dict[str, str]:
     """The engine's environment (tools built or found), also set on this process."""
-    from components.app.command.pulumi_cli import tools_bin
-    from components.app.command.workspace import engine_env
+    from components.app.automation.pulumi_cli import tools_bin
+    from components.app.automation.workspace import engine_env
 
     env = engine_env(tools_bin(), PASSPHRASE)
     os.environ.update(env)
@@ -69,8 +69,8 @@ def run_as_deployed() -> None:
     """This process's program runs as ``connectors`` runs it: the cycle collector tuned and each
     resource's stack trace cut to its source position (``components/app/command/workspace``). Every variant a
     benchmark compares runs in this one process, so each gets them alike."""
-    from components.app.command.sdk_inline_server import record_source_positions_only
-    from components.app.command.workspace import collect_less_often
+    from components.app.automation.sdk_inline_server import record_source_positions_only
+    from components.app.automation.workspace import collect_less_often
 
     collect_less_often()
     record_source_positions_only()
@@ -87,7 +87,7 @@ def write_result(out: pathlib.Path, name: str, summary: dict[str, Any]) -> None:
 
 def preview_as_deployed(stack: Any) -> Any:
     """A preview as ``connectors preview`` runs it: without checkpoints (it saves no state)."""
-    from components.app.command.checkpoints import checkpoints
+    from components.app.automation.backend import checkpoints
     from components.app.command.runs import RunOptions
 
     env = stack.workspace.env_vars

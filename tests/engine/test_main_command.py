@@ -126,8 +126,8 @@ def test_protect_stops_a_destroy_and_retain_on_delete_keeps_the_objects(tmp_path
 
 
 def pulumi_cli(work: pathlib.Path, *args: str) -> subprocess.CompletedProcess[str]:
-    from components.app.command.pulumi_cli import tools_bin
-    from components.app.command.workspace import engine_env
+    from components.app.automation.pulumi_cli import tools_bin
+    from components.app.automation.workspace import engine_env
 
     env = {**os.environ, **engine_env(tools_bin(), "local-dev-only"), "PULUMI_BACKEND_URL": f"file://{work / '.pulumi-state'}"}
     return subprocess.run(["pulumi", *args], cwd=work, env=env, capture_output=True, text=True)
@@ -137,7 +137,7 @@ def test_config_set_by_path_with_the_real_cli(tmp_path):
     """The README's edits, run as written with a pulumi on PATH: one connector's tag, one env
     value as a secret, a new string that looks like a number; and without ``--type string``
     such a value is stored as a number, and the error says how to give a string."""
-    from components.app.command.pulumi_cli import tools_bin
+    from components.app.automation.pulumi_cli import tools_bin
 
     work = project(tmp_path, "dev")
     deploy(work, "preview")

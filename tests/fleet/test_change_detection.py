@@ -79,8 +79,8 @@ def test_an_import_of_the_state_by_the_cli_and_a_refresh_force_a_run(file_projec
     run from another tool, would) rewrites it without the main command."""
     file_project.add_stack("fresh", [connector("fresh", 0, double.url)])
     up(file_project, "--stack", "fresh")
-    from components.app.command.pulumi_cli import tools_bin
-    from components.app.command.workspace import engine_env
+    from components.app.automation.pulumi_cli import tools_bin
+    from components.app.automation.workspace import engine_env
 
     bin_dir = tools_bin()
     env = {**file_project.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": file_project.env["PULUMI_BACKEND_URL"]}
@@ -162,9 +162,9 @@ def test_on_postgres_an_unchanged_stack_is_not_run_and_the_fingerprint_lives_bes
 )
 def test_each_tool_alone_forces_a_run(file_project, double, monkeypatch, part, reason):
     """A tool's version, changed alone (as an upgrade would), is a reason to run."""
+    from components.app.automation.workspace import locate
     from components.app.command import change_detection
     from components.app.command.runs import RunOptions
-    from components.app.command.workspace import locate
 
     file_project.add_stack("tools", [connector("tools", 0, double.url)])
     up(file_project, "--stack", "tools")

@@ -15,7 +15,7 @@ import pytest
 import yaml
 from pulumi import automation as auto
 
-from components.app.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
+from components.app.automation.sdk_inline_server import SECRET_KEY, SECRET_SIG
 from tests.support.yaml_stacks import objects_in
 
 from ..support.engine_stacks import changes

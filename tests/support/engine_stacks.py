@@ -21,9 +21,9 @@ from typing import Any
 import yaml
 from pulumi import automation as auto
 
-from components.app.command.pulumi_cli import ToolsUnavailable, tools_bin
-from components.app.command.sdk_inline_server import report_run_errors_once
-from components.app.command.workspace import create_inline_stack, engine_env
+from components.app.automation.pulumi_cli import ToolsUnavailable, tools_bin
+from components.app.automation.sdk_inline_server import report_run_errors_once
+from components.app.automation.workspace import create_inline_stack, engine_env
 from components.app.program import connectors_program
 from components.app.stack_files import file_name
 

@@ -66,8 +66,8 @@ class Project:
     def export(self, stack: str, missing_ok: bool = False) -> dict[str, Any]:
         """``pulumi stack export`` of a stack, as the CLI gives it (with ``missing_ok``, a stack
         not made yet exports as one without resources)."""
-        from components.app.command.pulumi_cli import tools_bin
-        from components.app.command.workspace import engine_env
+        from components.app.automation.pulumi_cli import tools_bin
+        from components.app.automation.workspace import engine_env
 
         bin_dir = tools_bin()
         env = {**self.env, **engine_env(bin_dir, "fleet-tests"), "PULUMI_BACKEND_URL": self.env["PULUMI_BACKEND_URL"]}

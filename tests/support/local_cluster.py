@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import yaml
 
-from components.app.command.pulumi_cli import ToolsUnavailable, installed
+from components.app.automation.pulumi_cli import ToolsUnavailable, installed
 
 TOKEN = "local-cluster-admin-token"
 NODE = "kwok-node-0"

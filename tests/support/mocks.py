@@ -9,7 +9,7 @@ from typing import Any
 
 import pulumi
 
-from components.app.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
+from components.app.automation.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
 
 def unwrap_secrets(value: Any, path: str = "", found: list[str] | None = None) -> Any:

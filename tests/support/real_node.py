@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from components.app.command.pulumi_cli import ToolsUnavailable, installed
+from components.app.automation.pulumi_cli import ToolsUnavailable, installed
 
 from .local_cluster import (
     ClusterUnavailable,

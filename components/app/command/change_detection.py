@@ -21,7 +21,7 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any
 
-from components.app.command.pulumi_cli import Cli, cli_version
+from components.app.automation.pulumi_cli import Cli, cli_version
 from components.app.command.runs import RunOptions
 from components.app.command.stack_inputs import (
     Recorder,

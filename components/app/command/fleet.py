@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from components.app.command.pulumi_cli import CLONE
+from components.app.automation.pulumi_cli import CLONE
 from components.app.command.runs import UNCHANGED, RunOptions, RunReport
 from components.app.stack_files import config_folder, stack_names
 

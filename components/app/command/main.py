@@ -165,8 +165,8 @@ def run_stack(options: RunOptions) -> tuple[int, RunReport]:
     report = RunReport(options.stack, options.operation)
     try:
         if options.operation in ("render", "status"):
+            from components.app.automation.backend import SettingsError
             from components.app.command.render_stack import render
-            from components.app.command.stack_backend import SettingsError
             from components.app.command.stack_check import check
             from components.app.command.stack_status import status
 

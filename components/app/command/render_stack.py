@@ -17,8 +17,8 @@ import tempfile
 
 import yaml
 
+from components.app.automation.backend import SettingsError, passphrase, project_folder
 from components.app.command.runs import RunOptions, RunReport
-from components.app.command.stack_backend import SettingsError, passphrase, project_folder
 from components.app.command.stack_run import run
 from components.app.stack_files import read_settings, stack_file
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from pulumi import automation as auto
 
-from components.app.command.engine_messages import cli_error
+from components.app.automation.engine_messages import cli_error
 from components.app.command.runs import RunOptions
 from components.app.command.stack_status import MISSING, Live, observe
 from components.args.problems import InvalidArgumentsError

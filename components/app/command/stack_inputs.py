@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from components.app.command.pulumi_cli import CHECKOUT, Cli
+from components.app.automation.pulumi_cli import CHECKOUT, Cli
 from components.app.stack_config import cluster_of
 from components.kube.object_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal

@@ -11,15 +11,14 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.app.automation.backend import SettingsError, clear_journal, journaled
+from components.app.automation.engine_messages import Diagnostics, cli_error
+from components.app.automation.pulumi_cli import ToolsUnavailable
+from components.app.automation.workspace import locate, open_stack
 from components.app.command import change_detection
 from components.app.command.change_detection import Place
-from components.app.command.checkpoints import clear_journal, journaled
-from components.app.command.engine_messages import Diagnostics, cli_error
 from components.app.command.interrupts import graceful_interrupts
-from components.app.command.pulumi_cli import ToolsUnavailable
 from components.app.command.runs import UNCHANGED, RunOptions, RunReport
-from components.app.command.stack_backend import SettingsError
-from components.app.command.workspace import locate, open_stack
 from components.registration import journal
 from components.registration.resource import TYPE_TOKEN as REGISTRATION
 

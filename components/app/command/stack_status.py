@@ -14,10 +14,10 @@ from typing import Any
 
 from pulumi import automation as auto
 
-from components.app.command.engine_messages import cli_error
+from components.app.automation.engine_messages import cli_error
+from components.app.automation.sdk_inline_server import SECRET_KEY
+from components.app.automation.workspace import open_stack
 from components.app.command.runs import RunOptions
-from components.app.command.sdk_inline_server import SECRET_KEY
-from components.app.command.workspace import open_stack
 from components.app.live_health import Health, probe_health
 from components.app.program import parse_connectors, resource_names
 from components.app.stack_config import cluster_of

@@ -6,8 +6,8 @@ import pathlib
 
 import pytest
 
+from components.app.automation.pulumi_cli import Cli
 from components.app.command.change_detection import Place
-from components.app.command.pulumi_cli import Cli
 
 STACK_FILE = "config:\n  connectors:renderDirectory: out\n  connectors:connectors: []\n"
 

@@ -7,10 +7,9 @@ import json
 import pytest
 import yaml
 
-from components.app.command.checkpoints import Checkpoints, checkpoints
+from components.app.automation.backend import LOCAL_PASSPHRASE, Checkpoints, SettingsError, checkpoints, passphrase, state_backend
+from components.app.automation.pulumi_cli import Cli
 from components.app.command.main import arguments, run_options
-from components.app.command.pulumi_cli import Cli
-from components.app.command.stack_backend import LOCAL_PASSPHRASE, SettingsError, passphrase, state_backend
 
 FILE, POSTGRES, CLOUD = "file:///state", "postgres://u:p@h/db", "https://api.pulumi.com"
 
@@ -115,7 +114,7 @@ def test_flags_that_belong_to_other_operations_are_refused():
 def test_an_inline_run_collects_cycles_less_often_and_never_rescans_the_imported_heap():
     import gc
 
-    from components.app.command.workspace import YOUNG_THRESHOLD, collect_less_often
+    from components.app.automation.workspace import YOUNG_THRESHOLD, collect_less_often
 
     before = gc.get_threshold()
     try:

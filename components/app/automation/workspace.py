@@ -14,13 +14,20 @@ from typing import Any
 
 from pulumi import automation as auto
 
+from components.app.automation.backend import (
+    checkpoints,
+    journal_stack,
+    local_state,
+    passphrase,
+    project_folder,
+    project_name,
+    state_backend,
+)
+from components.app.automation.pulumi_cli import CLONE, find_cli
+from components.app.automation.sdk_inline_server import record_source_positions_only, report_run_errors_once
 from components.app.command import change_detection
 from components.app.command.change_detection import Place
-from components.app.command.checkpoints import checkpoints, journal_stack
-from components.app.command.pulumi_cli import CLONE, find_cli
 from components.app.command.runs import CREATING, RunOptions
-from components.app.command.sdk_inline_server import record_source_positions_only, report_run_errors_once
-from components.app.command.stack_backend import local_state, passphrase, project_folder, project_name, state_backend
 from components.app.program import connectors_program
 from components.app.stack_config import reference_reader, stack_settings
 from components.registration import journal

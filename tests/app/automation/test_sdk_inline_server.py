@@ -1,4 +1,4 @@
-"""The Automation API process's workarounds inside the SDK (``components.app.command.sdk_inline_server``),
+"""The Automation API process's workarounds inside the SDK (``components.app.automation.sdk_inline_server``),
 checked against the installed SDK: each test fails when an upgrade changes what a workaround relies on."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pulumi
 def test_the_inline_language_server_is_the_one_the_automation_api_starts():
     from pulumi.automation import _server, _stack
 
-    from components.app.command import sdk_inline_server
+    from components.app.automation import sdk_inline_server
 
     assert _stack.LanguageServer in (_server.LanguageServer, sdk_inline_server._ReportOnceLanguageServer)
     assert "LanguageServer(" in inspect.getsource(_stack), "inline runs no longer start _stack.LanguageServer"
@@ -71,11 +71,11 @@ def test_the_sdk_still_records_each_resources_stack_trace_through_the_function_r
 def test_the_trace_is_the_sdks_first_frame_alone(monkeypatch):
     from pulumi.runtime import resource
 
-    from components.app.command import sdk_inline_server
+    from components.app.automation import sdk_inline_server
 
     sdks, ours = _positions(_created(resource._get_stack_trace)), _positions(_created(sdk_inline_server.source_position_trace))
     assert len(sdks) > 1 and ours == sdks[:1], "the SDK's source position, the one frame"
-    assert ours[0][0].endswith("/tests/app/command/test_sdk_inline_server.py") and ours[0][1] == _created.__code__.co_firstlineno + 2
+    assert ours[0][0].endswith("/tests/app/automation/test_sdk_inline_server.py") and ours[0][1] == _created.__code__.co_firstlineno + 2
 
     monkeypatch.setattr(sdk_inline_server, "SDK_FOLDER", str(pathlib.Path(__file__).parent) + "/")
     assert _positions(_created(sdk_inline_server.source_position_trace)) == [], "none when the caller is the SDK's"
@@ -89,7 +89,7 @@ def test_the_component_librarys_own_frames_are_passed_over(monkeypatch):
     from pulumi.runtime import mocks as sdk_mocks
     from pulumi.runtime import resource
 
-    from components.app.command import sdk_inline_server
+    from components.app.automation import sdk_inline_server
     from components.connector_component import ConnectorComponent
 
     from ...support.mocks import run
@@ -129,7 +129,7 @@ def test_the_component_librarys_own_frames_are_passed_over(monkeypatch):
 def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
     from pulumi.runtime import resource
 
-    from components.app.command import sdk_inline_server
+    from components.app.automation import sdk_inline_server
 
     monkeypatch.setattr(resource, "_get_stack_trace", resource._get_stack_trace)
     sdk_inline_server.record_source_positions_only()
@@ -139,7 +139,7 @@ def test_the_replacement_is_installed_for_inline_runs(monkeypatch):
 def test_the_secret_signature_is_the_sdks_and_written_nowhere_else():
     from pulumi.runtime import rpc
 
-    from components.app.command.sdk_inline_server import SECRET_KEY, SECRET_SIG
+    from components.app.automation.sdk_inline_server import SECRET_KEY, SECRET_SIG
 
     from ...conftest import ROOT
 
