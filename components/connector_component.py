@@ -4,6 +4,7 @@ registration with the platform."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pulumi
@@ -21,6 +22,8 @@ from components.package.models import ConnectorOutputs
 from components.registration import contract
 from components.type_tokens import CONNECTOR
 
+__all__ = ["ConnectorComponent", "prepare_connector", "validate_args"]
+
 
 def validate_args(args: ConnectorArgs | Mapping[str, Any], path: str = "") -> ConnectorArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
@@ -35,6 +38,20 @@ def resolve_connector_references(args: ConnectorArgs, reader: ReferenceReader) -
     if credentials is not None and credentials.secret_ref is not None:
         resolved.admin_credentials = read_admin_credentials(credentials.secret_ref, args.namespace, reader)
     return resolved
+
+
+def prepare_connector(connector: ConnectorArgs, given: Prepared) -> Prepared:
+    """What the connector needs decided before anything is created, each unless ``given`` holds
+    it already: its referenced objects read, its registration's route decided (refused now when it
+    cannot work). The one place both are decided: the program calls it for every entry before it
+    creates any component (one error for all), the component for itself."""
+    references = given.references
+    if references is None:
+        references = resolve_connector_references(connector, given.reader())
+    route, reg = given.route, connector.registration
+    if reg is not None and route is None:
+        route = registration_route(reg, given.kubeconfig, given.kube_context, given.label)
+    return replace(given, references=references, route=route)
 
 
 class ConnectorComponent(WorkloadComponent):
@@ -57,15 +74,12 @@ class ConnectorComponent(WorkloadComponent):
         route, before anything is created; ``prepared`` holds what the caller decided already."""
         given = prepared or Prepared()
         label = given.label or f'connector "{name}"'
-        kubeconfig, kube_context, secret_inputs = given.kubeconfig, given.kube_context, given.secret_inputs
         with labelled(label):
             connector = validate_args(args)
-            references = given.references
-            if references is None:
-                references = resolve_connector_references(connector, given.reader())
-            reg, route = connector.registration, given.route
-            if reg is not None and route is None:
-                route = registration_route(reg, kubeconfig, kube_context, label)
+            given = prepare_connector(connector, replace(given, label=label))
+        kubeconfig, kube_context, secret_inputs = given.kubeconfig, given.kube_context, given.secret_inputs
+        references, reg, route = given.references, connector.registration, given.route
+        assert references is not None  # prepared
         super().__init__(CONNECTOR, name, None, opts)
         built = self.plan(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
         for child in built.children:  # made here, in the constructor's frame (children.py says why)

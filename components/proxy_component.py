@@ -8,6 +8,7 @@ config checksum, so editing it rolls the pods.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pulumi
@@ -22,6 +23,8 @@ from components.package.models import ProxyOutputs
 from components.render.proxy import endpoints
 from components.type_tokens import PROXY
 
+__all__ = ["ProxyComponent", "prepare_proxy", "validate_proxy_args"]
+
 
 def validate_proxy_args(args: ProxyArgs | Mapping[str, Any], path: str = "") -> ProxyArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
@@ -34,6 +37,14 @@ def resolve_proxy_references(args: ProxyArgs, reader: ReferenceReader) -> Resolv
     resolved = resolve_references(args, reader, own=[token])
     check_config_token(args.config_token_secret_ref, args.namespace, args.name, read_data(resolved, token))
     return resolved
+
+
+def prepare_proxy(proxy: ProxyArgs, given: Prepared) -> Prepared:
+    """What the proxy needs decided before anything is created, unless ``given`` holds it: its
+    referenced objects read (the one place: the program calls it for every entry first)."""
+    if given.references is not None:
+        return given
+    return replace(given, references=resolve_proxy_references(proxy, given.reader()))
 
 
 class ProxyComponent(WorkloadComponent):
@@ -61,9 +72,8 @@ class ProxyComponent(WorkloadComponent):
         label, secret_inputs = given.label or f'proxy "{name}"', given.secret_inputs
         with labelled(label):
             proxy = validate_proxy_args(args)
-            references = given.references
-            if references is None:
-                references = resolve_proxy_references(proxy, given.reader())
+            references = prepare_proxy(proxy, given).references
+        assert references is not None  # prepared
         super().__init__(PROXY, name, None, opts)
         built = self.plan(name, proxy, references, secret_inputs, opts)
         for child in built.children:  # made here, in the constructor's frame (children.py says why)

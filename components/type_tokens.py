@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["COMPONENTS", "CONNECTOR", "PACKAGE", "PROXY", "REGISTRATION"]
+
 PACKAGE = "connectors"
 CONNECTOR = f"{PACKAGE}:index:Connector"
 PROXY = f"{PACKAGE}:index:Proxy"

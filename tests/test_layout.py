@@ -219,3 +219,23 @@ def test_the_front_pages_keep_their_size():
     """The README is the user's front page; ARCHITECTURE.md a newcomer's map."""
     assert len((ROOT / "README.md").read_text().splitlines()) <= 320
     assert len((ROOT / "ARCHITECTURE.md").read_text().splitlines()) <= 150
+
+
+def test_the_application_uses_the_librarys_public_names_only():
+    """What the application imports of the library is declared public by the module it comes from
+    (its ``__all__``): the library may change anything else without the application knowing."""
+    import importlib
+
+    private = {}
+    for path in modules(APP):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or not (node.module or "").startswith("components"):
+                continue
+            if node.module.startswith("components.app"):
+                continue
+            source = importlib.import_module(node.module)
+            public = set(getattr(source, "__all__", ()))
+            wrong = [a.name for a in node.names if a.name not in public]
+            if wrong:
+                private.setdefault(str(path.relative_to(ROOT)), []).append(f"{node.module}: {', '.join(wrong)}")
+    assert private == {}

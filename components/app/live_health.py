@@ -15,12 +15,11 @@ from typing import Literal
 
 from components.args.connector_spec import HealthCheckArgs
 from components.bounded_http.destination import Destination, direct
-from components.bounded_http.failures import NoAnswer, TlsRefused
+from components.bounded_http.failures import NoAnswer, RequestError, TlsRefused
 from components.bounded_http.sender import Operation, Sender
 from components.bounded_http.settings import RetryPolicy
 from components.bounded_http.transport import Deadline
 from components.kube.kube_access import NoClusterCredentials, load_access
-from components.registration.errors import RequestError
 from components.registration.route import RouteError, choose_route, through_api_server
 
 DEFAULT_PATHS = ("/v2/health", "/v1/health")

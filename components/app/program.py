@@ -17,7 +17,6 @@ from components.app import secret_config, stack_files
 from components.app.plain_credentials import warn_of_plain_credentials
 from components.app.secret_config import secret_fields
 from components.app.stack_config import (
-    StackSettings,
     kubernetes_provider,
     namespaces,
     read_list_config,
@@ -28,13 +27,12 @@ from components.args.connector_spec import ConnectorEntry
 from components.args.problems import InvalidArgumentsError, describe, kind_of
 from components.args.proxy_spec import ProxyEntry
 from components.args.workloads import WorkloadEntry
-from components.connector_component import ConnectorComponent, resolve_connector_references
+from components.connector_component import ConnectorComponent, prepare_connector
 from components.kube.object_reader import ReferenceReader, ReferenceReadError
-from components.kube.referenced_objects import ResolvedReferences, heading_of
-from components.machinery.connector_registration import CANNOT_WORK, registration_route
+from components.kube.referenced_objects import heading_of
 from components.machinery.output_values import camel_case_keys
 from components.machinery.workload_component import Prepared
-from components.proxy_component import ProxyComponent, resolve_proxy_references
+from components.proxy_component import ProxyComponent, prepare_proxy
 from components.registration.resource import start_provider_early
 
 Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
@@ -91,42 +89,28 @@ def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[Pro
         raise InvalidArgumentsError(problems)
 
 
-def decide_routes(entries: list[ConnectorEntry], settings: StackSettings) -> list[Any]:
-    """Every registration's route (None without one), decided before anything is created; one
-    error for all that cannot work."""
-    routes: list[Any] = []
-    problems: list[str] = []
-    for index, entry in enumerate(entries):
-        try:
-            reg = entry.spec.registration
-            routes.append(None if reg is None else registration_route(reg, settings.kubeconfig, settings.context))
-        except InvalidArgumentsError as error:
-            problems += error.about(entry_label(index, entry)).problems
-    if problems:
-        raise InvalidArgumentsError(problems, heading=CANNOT_WORK)
-    return routes
-
-
-def resolve_all(
+def prepare_all(
     entries: Sequence[Entry],
     args: Sequence[Any],
-    resolve: Callable[[Any, ReferenceReader], ResolvedReferences],
-    reader: ReferenceReader,
+    prepare: Callable[[Any, Prepared], Prepared],
+    given: Callable[[int, str], Prepared],
     key: str,
-) -> list[ResolvedReferences]:
-    """Every entry's referenced objects (``resolve``: its kind's, given the entry's ``args``),
-    before any resource exists; one error for all that cannot be used."""
-    resolved, errors = [], []
-    for index, (entry, given) in enumerate(zip(entries, args, strict=True)):
+) -> list[Prepared]:
+    """What every entry's component needs decided before anything is created (``prepare``: its
+    kind's, given the entry's ``args`` and what the program knows of it, ``given``), decided by the
+    component's own function; one error for all that cannot work or cannot be used."""
+    prepared, errors = [], []
+    for index, (entry, arguments) in enumerate(zip(entries, args, strict=True)):
+        label = entry_label(index, entry, key)
         try:
-            resolved.append(resolve(given, reader))
+            prepared.append(prepare(arguments, given(index, label)))
         except InvalidArgumentsError as error:
-            errors.append(error.about(entry_label(index, entry, key)))
+            errors.append(error.about(label))
         except ReferenceReadError as error:
-            raise ReferenceReadError(f"{entry_label(index, entry, key)}: {error}") from None
+            raise ReferenceReadError(f"{label}: {error}") from None
     if errors:
         raise InvalidArgumentsError([p for error in errors for p in error.problems], heading=heading_of(errors))
-    return resolved
+    return prepared
 
 
 def resource_names(entries: Sequence[WorkloadEntry]) -> list[str]:
@@ -217,32 +201,35 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     check_names_across_kinds(entries, proxies)
     if settings.render_only:
         entries = [without_registration(entry) for entry in entries]
-    routes = decide_routes(entries, settings)
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
     connector_args, proxy_args = [e.to_args() for e in entries], [p.to_args() for p in proxies]  # validated once
-    references = resolve_all(entries, connector_args, resolve_connector_references, reader, "connectors")
-    proxy_references = resolve_all(proxies, proxy_args, resolve_proxy_references, reader, "proxies")
-    if any(route is not None for route in routes):
-        start_provider_early()
-    base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
-    created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
     secret, proxy_secret = secret_fields("connectors", len(entries)), secret_fields("proxies", len(proxies))
 
-    def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
-        prepared = Prepared(
+    def connector_given(index: int, label: str) -> Prepared:
+        return Prepared(
             label=label,
-            references=references[index],
+            reference_reader=reader,
             secret_inputs=secret[index],
-            route=routes[index],
             kubeconfig=settings.kubeconfig,
             kube_context=settings.context,
         )
-        return ConnectorComponent(name, args, opts, prepared)
+
+    def proxy_given(index: int, label: str) -> Prepared:
+        return Prepared(label=label, reference_reader=reader, secret_inputs=proxy_secret[index])
+
+    prepared = prepare_all(entries, connector_args, prepare_connector, connector_given, "connectors")
+    proxy_prepared = prepare_all(proxies, proxy_args, prepare_proxy, proxy_given, "proxies")
+    if any(p.route is not None for p in prepared):
+        start_provider_early()
+    base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
+    created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
+
+    def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
+        return ConnectorComponent(name, args, opts, prepared[index])
 
     def proxy(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ProxyComponent:
-        prepared = Prepared(label=label, references=proxy_references[index], secret_inputs=proxy_secret[index])
-        return ProxyComponent(name, args, opts, prepared)
+        return ProxyComponent(name, args, opts, proxy_prepared[index])
 
     export_outputs("connectors", entries, create_components("connectors", entries, connector_args, base, created, connector))
     proxy_outputs = create_components("proxies", proxies, proxy_args, base, created, proxy)

@@ -16,6 +16,8 @@ from components.args.fields import AbsolutePath, Annotations, GracePeriod, Ingre
 from components.args.registration_spec import RegistrationArgs
 from components.args.workload_spec import WorkloadSpec
 
+__all__ = ["ConnectorArgs", "ConnectorEntry", "ConnectorSpec", "HealthCheckArgs"]
+
 
 class ImageArgs(ImageBase):
     """A connector's image: a repository and a tag (or digest) are required."""

@@ -16,6 +16,8 @@ from pydantic import ValidationError
 
 from components.args.sdk_values import engine_error_class, is_output
 
+__all__ = ["InvalidArgumentsError", "describe", "kind_of"]
+
 MAX_KEY_IN_PATH = 63
 PLAIN_KEY = re.compile(r"^[A-Za-z0-9][-A-Za-z0-9_./]*$")
 

@@ -17,6 +17,8 @@ from components.args.blocks import ImageBase, PodDisruptionBudgetArgs, ServiceMo
 from components.args.fields import AbsolutePath, GracePeriod, ImageHost, ImagePath, ImageRepository, ImageTag
 from components.args.workload_spec import WorkloadSpec
 
+__all__ = ["ProxyArgs", "ProxyEntry", "ProxySpec"]
+
 BOM_REGISTRY = "hub.omnitrustregistry.com"
 BOM_REPOSITORY = "ilm"
 BOM_NAME = "proxy"

@@ -21,6 +21,8 @@ import httpx
 from components.bounded_http.failures import RequestError
 from components.bounded_http.header_rules import HEADER_RULE, PEM_MARK, header_value_problem, is_loopback
 
+__all__ = ["AdminCredentials", "Destination", "TlsSettings", "direct"]
+
 ACCEPTED_ENCODINGS = "gzip, deflate"
 """What the client asks answers to be encoded in (``sender.read_body`` inflates no other)."""
 

@@ -3,6 +3,8 @@ code or a fixed phrase, never a value from the caller's settings or from an answ
 
 from __future__ import annotations
 
+__all__ = ["NoAnswer", "RequestError", "TlsRefused"]
+
 TRANSPORT_FAILURE = "the platform could not be reached"
 TLS_FAILURE = "TLS verification failed (check registration.caBundle, or the platform's certificate and host name)"
 

@@ -25,6 +25,8 @@ from components.bounded_http.failures import TLS_FAILURE, TRANSPORT_FAILURE, Req
 from components.bounded_http.settings import DEFAULT, MAX_BODY, MAX_DEPTH, RetryPolicy
 from components.bounded_http.transport import CertificateRefused, Deadline, Expired, TlsFailure, open_client
 
+__all__ = ["Answer", "Operation", "Sender"]
+
 
 def retry_after(value: str | None, now: float) -> float | None:
     """Seconds a ``Retry-After`` asks for (delay-seconds or an HTTP date), None when absent or unreadable."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+__all__ = ["DEFAULT", "RetryPolicy"]
+
 ATTEMPT_TIMEOUT = 30.0
 """Seconds one attempt may take to connect, send, or wait between two chunks of the answer."""
 MAX_BODY = 1024 * 1024

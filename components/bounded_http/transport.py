@@ -30,6 +30,8 @@ from components.bounded_http.destination import (
 from components.bounded_http.failures import RequestError
 from components.bounded_http.settings import ATTEMPT_TIMEOUT
 
+__all__ = ["Deadline"]
+
 
 class Expired(Exception):
     """The operation's deadline passed; ``sent`` once the request (or some of it) went out."""

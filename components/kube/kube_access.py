@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+__all__ = ["ApiServerAccess", "NoClusterCredentials", "client_configuration", "is_kubeconfig_content", "load_access"]
+
 
 class NoClusterCredentials(RuntimeError):
     pass

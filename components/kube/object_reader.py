@@ -13,6 +13,8 @@ import pulumi
 from components.kube.kube_access import client_configuration
 from components.render.checksum import ReferenceKind
 
+__all__ = ["ClusterReader", "NoCluster", "Reference", "ReferenceReadError", "ReferenceReader"]
+
 KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}
 
 

@@ -19,6 +19,8 @@ from components.args.workloads import WorkloadArgs
 from components.kube.object_reader import KIND_NAMES, NotReadable, Reference, ReferenceReader
 from components.render.checksum import ReferencedData
 
+__all__ = ["ResolvedReferences", "heading_of"]
+
 NOT_FOUND = "referenced objects not found"
 WITHOUT_KEYS = "referenced Secrets without the keys named"
 NEED_A_CLUSTER = "referenced objects that only a cluster can give"

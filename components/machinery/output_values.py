@@ -12,6 +12,8 @@ from pydantic.alias_generators import to_camel
 
 from components.render.objects import RenderedWorkload
 
+__all__ = ["camel_case_keys"]
+
 Args = TypeVar("Args", bound=BaseModel)
 T = TypeVar("T")
 

@@ -24,6 +24,8 @@ from components.machinery.output_values import NOT_RENDERED, from_rendered, rend
 from components.render import optional_kinds, render_workload
 from components.render.objects import KINDS, ObjectKind, RenderedWorkload
 
+__all__ = ["Prepared", "WorkloadComponent"]
+
 
 @contextmanager
 def labelled(label: str) -> Iterator[None]:

@@ -1,9 +1,12 @@
-"""What talks to the platform (contract, settings, client, route, journal, provider, the
-``Registration`` resource); it imports nothing else of ``components``, and patches nothing."""
+"""A connector's registration with the platform: the ``Registration`` resource, its provider, its journal.
+Imports the bounded HTTP client and the cluster's credentials (``kube.kube_access``), and patches nothing."""
 
 from __future__ import annotations
 
 from typing import Any
+
+__all__ = ["contract", "errors", "journal", "resource", "route"]
+"""The modules a program (the main command, a test) may use; each declares its public names."""
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,8 @@ from typing import Any
 from components.bounded_http.settings import DEFAULT as _RETRY
 from components.registration.attributes import is_attribute_list, platform_attributes
 
+__all__ = ["FILL_THE_UUID", "OUTPUTS", "REGISTERED_AT", "STATUS", "TABLE", "UUID", "UUID_UNKNOWN"]
+
 
 def _camel(snake: str) -> str:
     head, *rest = snake.split("_")
@@ -212,6 +214,12 @@ OUTPUTS: tuple[Output, ...] = (
     Output(REGISTERED_AT, "When the connector was registered (ISO 8601)."),
 )
 OUTPUT_NAMES = tuple(o.python for o in OUTPUTS)
+UUID_UNKNOWN = "uuid-unknown"
+"""The id of a registration whose record the platform saved from this stack's interrupted post
+(its answer lost), kept without admin credentials to find its uuid: a ``refresh`` with them
+fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
+``registration.uuid``."""
+FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
 
 BEARER_TOKEN = "bearerToken"
 ADMIN_CREDENTIAL_SHAPES = ((BEARER_TOKEN,), ("clientCertificate", "clientKey"))

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from components.bounded_http.failures import RequestError
 
+__all__ = ["RegistrationError"]
+
 
 class RegistrationError(RequestError):
     """A failed call to the platform, or a setting that cannot work; its message holds a status

@@ -16,6 +16,8 @@ from typing import Any
 
 from components.registration.journal import POSTING, Entry, JournalError
 
+__all__ = ["state_record"]
+
 TABLE = "connector_registration_journal"
 LIBPQ_PARAMETERS = {"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name", "options"}
 """Query parameters libpq reads; others in Pulumi's URL (its own table name) are not for it."""

@@ -30,20 +30,14 @@ from pulumi.dynamic import (
 
 from components.bounded_http.settings import RetryPolicy
 from components.registration import adoption, contract, journal, provider_host, rules
-from components.registration.contract import REGISTERED_AT, STATUS, UUID, label
+from components.registration.contract import FILL_THE_UUID, REGISTERED_AT, STATUS, UUID, UUID_UNKNOWN, label
 from components.registration.errors import RegistrationError, warn
 from components.registration.platform_api import UNKNOWN_STATUS, Duplicate, PlatformApi, Registered, edit_body, register_body
-from components.registration.route import cluster_access, destination, platform_api
+from components.registration.route import cluster_access, destination, platform_api_for
 from components.registration.rules import checked_uuid
 
 REPLACE_HINT = "To register anew: pulumi up --replace <urn of the registration>"
 STATE = "the uuid in the stack's state"
-UUID_UNKNOWN = "uuid-unknown"
-"""The id of a registration whose record the platform saved from this stack's interrupted post
-(its answer lost), kept without admin credentials to find its uuid: a ``refresh`` with them
-fills it (the id becomes the uuid; an ``up`` with them fills the ``uuid`` output), as does
-``registration.uuid``."""
-FILL_THE_UUID = "give registration.adminCredentials (the next up or refresh finds it), or set registration.uuid to its uuid"
 
 
 def subject(props: dict[str, Any]) -> journal.Subject:
@@ -198,7 +192,7 @@ class RegistrationProvider(ResourceProvider):
     def update(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
         """New inputs; with admin credentials, changed platform fields edit the record (one PUT,
         same uuid) and a newly asked approval approves; the register endpoint is never called."""
-        with platform_api(news) as api:
+        with platform_api_for(news) as api:
             return self._update(api, _id, olds, news)
 
     def _update(self, api: PlatformApi, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> UpdateResult:
@@ -221,7 +215,7 @@ class RegistrationProvider(ResourceProvider):
         a record already gone counts as done. Otherwise, like the operator, leaves it."""
         if props.get("deregister_on_destroy") is not True:
             return
-        with platform_api(props) as api:
+        with platform_api_for(props) as api:
             self._deregister(api, _id, props)
 
     def _deregister(self, api: PlatformApi, _id: str, props: dict[str, Any]) -> None:
@@ -234,7 +228,7 @@ class RegistrationProvider(ResourceProvider):
     def read(self, id_: str, props: dict[str, Any]) -> ReadResult:
         """Refresh: with admin credentials, the platform's status; a record gone from the
         platform is gone from the state too (an empty id), so the next ``up`` registers again."""
-        with platform_api(props) as api:
+        with platform_api_for(props) as api:
             return self._read(api, id_, props)
 
     def _read(self, api: PlatformApi, id_: str, props: dict[str, Any]) -> ReadResult:

@@ -12,6 +12,8 @@ from pulumi.dynamic import Resource
 from components.registration import contract
 from components.registration.provider import RegistrationProvider
 
+__all__ = ["LEGACY_TYPE_TOKEN", "TYPE_TOKEN", "Registration", "start_provider_early"]
+
 LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
 """The type every dynamic resource shared before the registration had its own: stacks created
 then keep their registration (and its uuid) through an alias."""

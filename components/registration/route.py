@@ -19,6 +19,8 @@ from components.registration.errors import RegistrationError
 from components.registration.platform_api import PlatformApi
 from components.registration.rules import IN_CLUSTER_HOST, url_problem
 
+__all__ = ["RouteError", "choose_route", "host_resolves", "in_cluster_target", "platform_api_for", "through_api_server"]
+
 Route = Literal["direct", "apiServerProxy"]
 RouteSetting = Literal["auto", "direct", "apiServerProxy"]
 
@@ -132,7 +134,7 @@ def destination(props: dict[str, Any], access: ApiServerAccess | None) -> Destin
     return target.with_admin(admin_credentials(props.get("admin_credentials")))
 
 
-def platform_api(props: dict[str, Any]) -> PlatformApi:
+def platform_api_for(props: dict[str, Any]) -> PlatformApi:
     """The client of one operation, its inputs checked first."""
     retry = RetryPolicy(*contract.schedule(rules.checked(props)))
     return PlatformApi(destination(props, cluster_access(props)), retry)

@@ -247,7 +247,7 @@ def interrupted_post(double: PlatformDouble) -> dict:
 
 
 def test_a_409_after_this_stacks_interrupted_post_is_kept_without_a_uuid(double, journaled, capsys):
-    from components.registration.provider import UUID_UNKNOWN
+    from components.registration.contract import UUID_UNKNOWN
 
     created = RegistrationProvider().create(interrupted_post(double))
     assert (created.id, created.outs["uuid"], created.outs["status"]) == (UUID_UNKNOWN, "", "unknown")
@@ -276,7 +276,7 @@ def test_a_409_with_no_intent_or_an_intent_for_another_url_stays_an_error(double
 
 
 def test_a_refresh_with_admin_credentials_fills_the_unknown_uuid(double, journaled):
-    from components.registration.provider import UUID_UNKNOWN
+    from components.registration.contract import UUID_UNKNOWN
 
     created = RegistrationProvider().create(interrupted_post(double))
     (record,) = double.records.values()
@@ -306,7 +306,7 @@ def test_a_refusal_that_saved_nothing_voids_the_intent(double, journaled):
 
 
 def test_an_up_with_admin_credentials_fills_the_unknown_uuid_then_edits(double, journaled):
-    from components.registration.provider import UUID_UNKNOWN
+    from components.registration.contract import UUID_UNKNOWN
 
     created = RegistrationProvider().create(interrupted_post(double))
     (record,) = double.records.values()

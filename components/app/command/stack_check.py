@@ -19,7 +19,7 @@ from components.app.automation.engine_messages import cli_error
 from components.app.command.runs import RunOptions
 from components.app.command.stack_status import MISSING, Live, observe
 from components.args.problems import InvalidArgumentsError
-from components.registration.provider import FILL_THE_UUID, UUID_UNKNOWN
+from components.registration.contract import FILL_THE_UUID, UUID_UNKNOWN
 from components.type_tokens import COMPONENTS
 
 NO_CLUSTER = 4

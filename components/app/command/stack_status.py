@@ -22,8 +22,7 @@ from components.app.live_health import Health, probe_health
 from components.app.program import parse_connectors, resource_names
 from components.app.stack_config import cluster_of
 from components.args.problems import InvalidArgumentsError
-from components.registration.contract import STATUS, UUID
-from components.registration.provider import UUID_UNKNOWN
+from components.registration.contract import STATUS, UUID, UUID_UNKNOWN
 from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.type_tokens import COMPONENTS
 
@@ -128,13 +127,13 @@ def platform_status(registration: dict[str, Any]) -> str:
     if not registration.get("outputs", {}).get(UUID):
         return "-"
     from components.registration.errors import RegistrationError
-    from components.registration.route import platform_api
+    from components.registration.route import platform_api_for
 
     props = {k: plain(v) for k, v in registration.get("outputs", {}).items() if not k.startswith("__")}
     if not props.get("admin_credentials"):
         return "-"
     try:
-        with platform_api({**props, "deadline_seconds": 20}) as api:
+        with platform_api_for({**props, "deadline_seconds": 20}) as api:
             record = api.get(str(props[UUID]))
     except (RegistrationError, KeyError):
         return "unreachable"
