@@ -13,9 +13,10 @@ import subprocess
 from dataclasses import dataclass
 from importlib.metadata import version
 
+import components
 from components.registration import journal
 
-CHECKOUT = pathlib.Path(__file__).resolve().parents[2]
+CHECKOUT = pathlib.Path(components.__file__).resolve().parent.parent
 """The folder this library was loaded from: a clone of the project (which holds
 ``scripts/install-tools``), or the site-packages of an installed library."""
 CLONE = CHECKOUT if (CHECKOUT / "pyproject.toml").is_file() else None
