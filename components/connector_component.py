@@ -15,10 +15,10 @@ from components.kube.admin_secret import read_admin_credentials
 from components.kube.object_reader import ReferenceReader
 from components.kube.referenced_objects import ResolvedReferences, resolve_references
 from components.machinery.children import retains
+from components.machinery.component_outputs import ConnectorOutputs
 from components.machinery.connector_registration import planned_registration, registration_route
 from components.machinery.output_values import from_rendered
 from components.machinery.workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
-from components.package.models import ConnectorOutputs
 from components.registration import contract
 from components.type_tokens import CONNECTOR
 
@@ -61,7 +61,7 @@ class ConnectorComponent(WorkloadComponent):
     endpoint = ComponentOutput()
     """The in-cluster URL of the connector's Service (``pulumi.Output[str]``)."""
     registration: Any
-    OUTPUTS = tuple(ConnectorOutputs.model_fields)
+    OUTPUTS_MODEL = ConnectorOutputs
 
     def __init__(
         self,

@@ -18,8 +18,8 @@ from components.args.proxy_spec import ProxyArgs
 from components.kube.object_reader import ReferenceReader
 from components.kube.proxy_token import check_config_token, token_reference
 from components.kube.referenced_objects import ResolvedReferences, read_data, resolve_references
+from components.machinery.component_outputs import ProxyOutputs
 from components.machinery.workload_component import ComponentOutput, Prepared, WorkloadComponent, labelled
-from components.package.models import ProxyOutputs
 from components.render.proxy import endpoints
 from components.type_tokens import PROXY
 
@@ -57,7 +57,7 @@ class ProxyComponent(WorkloadComponent):
     """The in-cluster URL of the proxy's API port (``pulumi.Output[str]``)."""
     observed_version = ComponentOutput()
     """The proxy version the image tag names (``pulumi.Output[str]``)."""
-    OUTPUTS = tuple(ProxyOutputs.model_fields)
+    OUTPUTS_MODEL = ProxyOutputs
 
     def __init__(
         self,

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-__all__ = ["COMPONENTS", "CONNECTOR", "PACKAGE", "PROXY", "REGISTRATION"]
+__all__ = [
+    "COMPONENTS",
+    "CONNECTOR",
+    "DYNAMIC_REGISTRATION",
+    "LEGACY_DYNAMIC_REGISTRATION",
+    "PACKAGE",
+    "PROXY",
+    "REGISTRATION",
+    "dynamic_type_token",
+]
 
 PACKAGE = "connectors"
 CONNECTOR = f"{PACKAGE}:index:Connector"
 PROXY = f"{PACKAGE}:index:Proxy"
 REGISTRATION = f"{PACKAGE}:index:Registration"
 """The component package's own registration resource (the Python program's is a dynamic resource:
-``registration.resource.TYPE_TOKEN``)."""
+``DYNAMIC_REGISTRATION``)."""
+
+
+def dynamic_type_token(module: str, name: str) -> str:
+    """The type the SDK gives a ``pulumi.dynamic.Resource`` subclass of this module and name."""
+    return f"pulumi-python:dynamic{'/' + module if module else ''}:{name}"
+
+
+DYNAMIC_REGISTRATION = dynamic_type_token(PACKAGE, "Registration")
+"""The Python program's ``Registration`` (a dynamic resource of module ``PACKAGE``)."""
+LEGACY_DYNAMIC_REGISTRATION = dynamic_type_token("", "Resource")
+"""The shared type every dynamic resource had before: registrations created under it are aliased."""
 COMPONENTS = {CONNECTOR: "connector", PROXY: "proxy"}
 """Each component's type, and how a person calls it."""

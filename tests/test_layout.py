@@ -20,7 +20,7 @@ COMPONENTS = ROOT / "components"
 PACKAGES = {
     # package: the packages (or modules) of ``components`` it may import besides its own
     "bounded_http": set(),
-    "registration": {"bounded_http", "kube.kube_access"},
+    "registration": {"bounded_http", "kube.kube_access", "type_tokens"},
     "args": {"registration.contract", "registration.rules", "registration.attributes", "bounded_http.header_rules"},
     "render": {"args"},
     "kube": {"args", "render.checksum", "registration.contract"},

@@ -21,8 +21,8 @@ from components.bounded_http.settings import RetryPolicy
 from components.bounded_http.transport import Deadline
 from components.kube.kube_access import NoClusterCredentials, load_access
 from components.registration.route import RouteError, choose_route, through_api_server
+from components.render.connector import HEALTH_PATHS
 
-DEFAULT_PATHS = ("/v2/health", "/v1/health")
 SUCCESS = tuple(range(200, 300))
 State = Literal["Up", "Down", "Unknown"]
 
@@ -60,7 +60,7 @@ def probe_health(endpoint: str, check: HealthCheckArgs, kubeconfig: str | None =
         target = destination(endpoint, kubeconfig, context)
     except (RouteError, NoClusterCredentials, RequestError):
         return Health("Unknown", "cluster unreachable")
-    paths = (check.path,) if check.path else DEFAULT_PATHS
+    paths = (check.path,) if check.path else HEALTH_PATHS
     once = RetryPolicy(initial_seconds=check.timeout_seconds + 1, deadline_seconds=check.timeout_seconds)
     sender = Sender(target, once, deadline=Deadline(check.timeout_seconds))
     for index, path in enumerate(paths):

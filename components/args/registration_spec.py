@@ -8,7 +8,7 @@ that resource's (``registration.contract``): one table, read here.
 from __future__ import annotations
 
 import ssl
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
@@ -20,7 +20,7 @@ from components.registration import contract
 from components.registration.attributes import content_problem
 from components.registration.rules import UUID_RULE, admin_over_http_problem, is_uuid, url_problem
 
-Seconds = Annotated[float, Field(gt=0, le=86400)]
+Seconds = Annotated[float, Field(gt=0, le=contract.MAX_SECONDS)]
 
 
 def _uuid(value: str) -> str:
@@ -130,13 +130,13 @@ class RegistrationArgs(Model):
     """The platform Core's base URL."""
     name: NonEmpty
     """The connector's name on the platform."""
-    auth_type: Literal["none", "basic", "certificate", "apiKey", "jwt"]
+    auth_type: contract.AuthType
     """How the platform authenticates to the connector."""
     auth_attributes: list[AttributeArgs] = []
     """The authentication's attributes (always secret in state)."""
     custom_attributes: list[AttributeArgs] = []
     """Further attributes sent with the registration."""
-    version: Literal["v1", "v2"] = contract.default("connector_version")
+    version: contract.ConnectorVersion = contract.default("connector_version")
     """The connector API version the connector implements."""
     retry_initial_seconds: Seconds = contract.default("retry_initial_seconds")
     """The first wait between attempts while the platform is unreachable."""
@@ -149,7 +149,7 @@ class RegistrationArgs(Model):
     certifi ships them): PEM text, or the path of a file of them."""
     insecure_skip_tls_verify: bool = contract.default("insecure_skip_tls_verify")
     """Skip verifying the platform's certificate (tests only)."""
-    route: Literal["auto", "direct", "apiServerProxy"] = "auto"
+    route: contract.RouteSetting = "auto"
     """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
     uuid: Uuid | None = None
     """A connector already registered (by the operator, or before state was lost): adopted, never posted."""

@@ -27,10 +27,7 @@ ADMIN_NEEDS_DIRECT = (
 )
 
 
-def _route_for(reg: RegistrationArgs, platform_url: Any, kubeconfig: str | None, kube_context: str | None) -> str:
-    problem = url_problem(platform_url) if isinstance(platform_url, str) else "must be a string"
-    if problem:
-        raise InvalidArgumentsError([f"registration.platformUrl {problem}"], heading=CANNOT_WORK)
+def _route_for(reg: RegistrationArgs, platform_url: str, kubeconfig: str | None, kube_context: str | None) -> str:
     try:
         route = choose_route(reg.route, platform_url)
     except RouteError as error:
@@ -54,10 +51,14 @@ def registration_route(
     """The route the registration will take; a route that cannot work is refused now (or, for a
     platform URL that is an Output, when it is known; ``label`` then names the connector)."""
     if not isinstance(reg.platform_url, pulumi.Output):
-        return _route_for(reg, reg.platform_url, kubeconfig, kube_context)
+        return _route_for(reg, reg.platform_url, kubeconfig, kube_context)  # checked by the model
 
-    def decide_later(platform_url: str) -> str:
+    def decide_later(platform_url: Any) -> str:
+        """The URL as the model would have checked it, had it been known then."""
         try:
+            problem = url_problem(platform_url) if isinstance(platform_url, str) else "must be a string"
+            if problem:
+                raise InvalidArgumentsError([f"registration.platformUrl {problem}"], heading=CANNOT_WORK)
             return _route_for(reg, platform_url, kubeconfig, kube_context)
         except InvalidArgumentsError as error:
             raise error.about(label) if label else error from None

@@ -14,6 +14,7 @@ from typing import Any
 
 import pulumi
 
+from components.args.base import Model
 from components.args.problems import InvalidArgumentsError
 from components.args.workloads import WorkloadArgs
 from components.kube.object_reader import ClusterReader, ReferenceReader
@@ -147,8 +148,22 @@ class WorkloadComponent(pulumi.ComponentResource):
         for kind in KINDS:
             setattr(self, kind, built.resources.get(kind))
 
+    OUTPUTS_MODEL: type[Model]
+    """The kind's outputs (``component_outputs``): the outputs' names and what each is, declared there alone."""
     OUTPUTS: tuple[str, ...] = ()
-    """The outputs' names: the fields of the kind's outputs model (``package.models``), declared there alone."""
+    SET_AS_ATTRIBUTES = frozenset({"children", "registration"})
+    """Outputs the component sets as plain attributes; every other is a ``ComponentOutput``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A kind's outputs are its model's fields: a class declaring others, or missing one, is refused."""
+        super().__init_subclass__(**kwargs)
+        model = cls.__dict__.get("OUTPUTS_MODEL")
+        if model is None:
+            return
+        cls.OUTPUTS = tuple(model.model_fields)
+        declared = {name for name in dir(cls) if isinstance(getattr(cls, name, None), ComponentOutput)}
+        if declared != set(cls.OUTPUTS) - cls.SET_AS_ATTRIBUTES:
+            raise TypeError(f"{cls.__name__}: its ComponentOutput attributes are not the fields of {model.__name__}")
 
     def output_values(self) -> dict[str, Any]:
         """The component's outputs by their Python names, as computed (plain where known)."""

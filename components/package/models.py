@@ -1,11 +1,8 @@
-"""What the package adds to the argument models: its own inputs, and the components' outputs."""
+"""What the package adds to the argument models: its own inputs."""
 
 from __future__ import annotations
 
-from pydantic import Field, create_model
-
 from components.args.base import Model
-from components.registration import contract
 
 
 class PackageOptions(Model):
@@ -20,43 +17,3 @@ class PackageOptions(Model):
     read_references: bool = True
     """Read referenced Secrets and ConfigMaps for the config checksum. Set false when the
     Kubernetes provider renders to a directory (no cluster): each reference is then a warning."""
-
-
-RegistrationStatus = create_model(
-    "RegistrationStatus",
-    __base__=Model,
-    __doc__="The connector's record on the platform.",
-    **{o.python: (str, Field(description=o.doc)) for o in contract.OUTPUTS},  # type: ignore[call-overload]
-)
-
-
-class ConnectorOutputs(Model):
-    """The outputs of a connector component."""
-
-    endpoint: str
-    """The in-cluster URL of the connector's Service (what the platform calls)."""
-    current_image: str
-    """The image reference the Deployment runs."""
-    config_checksum: str
-    """The hash of the referenced Secrets and ConfigMaps stamped on the pod template."""
-    children: dict[str, str]
-    """The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind."""
-    registration: RegistrationStatus | None = None  # type: ignore[valid-type]
-    """The connector's registration, when it registers."""
-
-
-class ProxyOutputs(Model):
-    """The outputs of a proxy component."""
-
-    endpoint: str
-    """The in-cluster URL of the proxy's health port."""
-    api_endpoint: str
-    """The in-cluster URL of the proxy's API port."""
-    current_image: str
-    """The image reference the Deployment runs."""
-    observed_version: str
-    """The proxy version the image tag names."""
-    config_checksum: str
-    """The hash of the config token Secret and other referenced objects stamped on the pod template."""
-    children: dict[str, str]
-    """The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind."""

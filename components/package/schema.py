@@ -20,8 +20,9 @@ from components.args.connector_spec import ConnectorArgs
 from components.args.fields import digest, image_tag, int_or_percent, str_input
 from components.args.proxy_spec import ProxyArgs
 from components.args.registration_spec import header_value
+from components.machinery.component_outputs import ConnectorOutputs, ProxyOutputs
 from components.package import VERSION
-from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
+from components.package.models import PackageOptions
 from components.package.package_registration import schema_resource
 from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
 from components.type_tokens import PACKAGE

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from components.bounded_http.settings import DEFAULT as _RETRY
 from components.registration.attributes import is_attribute_list, platform_attributes
@@ -69,7 +69,16 @@ class Output:
         return _camel(self.python)
 
 
-AUTH_TYPES = ("none", "basic", "certificate", "apiKey", "jwt")
+AuthType = Literal["none", "basic", "certificate", "apiKey", "jwt"]
+AUTH_TYPES: tuple[str, ...] = get_args(AuthType)
+ConnectorVersion = Literal["v1", "v2"]
+"""The connector API versions a connector may implement."""
+Route = Literal["direct", "apiServerProxy"]
+"""How requests reach the platform: directly, or through the Kubernetes API server's service proxy."""
+RouteSetting = Literal["auto", Route]
+"""The route asked for: one of ``Route``, or ``auto`` (chosen by the platform URL)."""
+MAX_SECONDS = 86400
+"""The longest a wait, or the registration's deadline, may be (a day)."""
 TABLE: tuple[Input, ...] = (
     Input(
         "platform_url",
@@ -119,7 +128,7 @@ TABLE: tuple[Input, ...] = (
         "version",
         "v2",
         value_type="choice",
-        choices=("v1", "v2"),
+        choices=get_args(ConnectorVersion),
         identity=True,
         doc="The connector API version the connector implements (v1 or v2).",
     ),
@@ -165,7 +174,7 @@ TABLE: tuple[Input, ...] = (
         "route",
         "direct",
         value_type="choice",
-        choices=("direct", "apiServerProxy"),
+        choices=get_args(Route),
         from_config=False,
         doc="How requests reach the platform: direct, or through the Kubernetes API server's service proxy.",
     ),

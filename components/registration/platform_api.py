@@ -34,6 +34,8 @@ PAGE_SIZE = 100
 PLATFORM_STATUSES = ("waitingForApproval", "connected", "failed", "offline")
 UNKNOWN_STATUS = "unknown"
 REGISTER_PATH = "/v2/connector/register"
+CONNECTORS_PATH = "/v2/connectors"
+"""The connector records (getConnectorV2, editConnectorV2, deleteConnectorV2; ``/list``, ``/<uuid>/approve``)."""
 REGISTER_UNANSWERED = (
     "; an attempt got no answer and may have registered the connector: the next run meets status 409 and adopts "
     "the record with registration.adminCredentials (or set registration.uuid to its uuid)"
@@ -70,6 +72,11 @@ def edit_body(props: Mapping[str, Any]) -> dict[str, Any]:
         "customAttributes": platform_attributes(props.get("custom_attributes")),
     }
 
+
+
+def record_path(uuid: str) -> str:
+    """A connector record's path, its uuid checked and percent-escaped."""
+    return f"{CONNECTORS_PATH}/{segment(uuid)}"
 
 
 class Duplicate(RegistrationError):
@@ -193,14 +200,13 @@ class PlatformApi:
 
     def get(self, uuid: str) -> ConnectorRecord | None:
         """The record, or None when the platform has no connector with that uuid (404)."""
-        path = f"/v2/connectors/{segment(uuid)}"
-        answer = self._send(Operation("GET", path, what="reading the connector", passed_through=(404,)))
+        answer = self._send(Operation("GET", record_path(uuid), what="reading the connector", passed_through=(404,)))
         return None if answer.status == 404 else ConnectorRecord.of(answer.payload, f"{ANSWERED} to reading it")
 
     def edit(self, uuid: str, body: dict[str, Any]) -> ConnectorRecord | None:
         """editConnectorV2: url, authType, authAttributes, customAttributes; None on 404."""
         operation = Operation(
-            "PUT", f"/v2/connectors/{segment(uuid)}", body, what="updating the connector", passed_through=(404, 422)
+            "PUT", record_path(uuid), body, what="updating the connector", passed_through=(404, 422)
         )
         answer = self._send(operation)
         if answer.status == 422:
@@ -210,7 +216,7 @@ class PlatformApi:
     def approve(self, uuid: str) -> bool:
         """True when approved; False when the platform refused (422: the record does not wait
         for approval, say approved already)."""
-        path = f"/v2/connectors/{segment(uuid)}/approve"
+        path = f"{record_path(uuid)}/approve"
         return (
             self._send(Operation("PATCH", path, what="approving the connector", ok=(200, 204), passed_through=(422,))).status
             != 422
@@ -218,8 +224,8 @@ class PlatformApi:
 
     def delete(self, uuid: str) -> bool:
         """True when deleted, False when it was already gone (404)."""
-        path = f"/v2/connectors/{segment(uuid)}"
-        operation = Operation("DELETE", path, what="de-registering the connector", ok=(200, 204), passed_through=(404,))
+        what = "de-registering the connector"
+        operation = Operation("DELETE", record_path(uuid), what=what, ok=(200, 204), passed_through=(404,))
         return self._send(operation).status != 404
 
     def find(self, predicate: Callable[[ConnectorRecord], bool]) -> list[ConnectorRecord]:
@@ -229,7 +235,7 @@ class PlatformApi:
         seen: set[str] = set()
         for page in range(1, MAX_PAGES + 1):
             body = {"pageNumber": page, "itemsPerPage": PAGE_SIZE, "filters": []}
-            payload = self._send(Operation("POST", "/v2/connectors/list", body, what="listing connectors")).payload
+            payload = self._send(Operation("POST", f"{CONNECTORS_PATH}/list", body, what="listing connectors")).payload
             items, pages = _page(payload)
             records = [ConnectorRecord.of(item, "a uuid in the platform's list answer") for item in items]
             new = [r for r in records if r.uuid not in seen]

@@ -11,10 +11,11 @@ from pulumi.dynamic import Resource
 
 from components.registration import contract
 from components.registration.provider import RegistrationProvider
+from components.type_tokens import DYNAMIC_REGISTRATION, LEGACY_DYNAMIC_REGISTRATION, PACKAGE
 
 __all__ = ["LEGACY_TYPE_TOKEN", "TYPE_TOKEN", "Registration", "start_provider_early"]
 
-LEGACY_TYPE_TOKEN = "pulumi-python:dynamic:Resource"
+LEGACY_TYPE_TOKEN = LEGACY_DYNAMIC_REGISTRATION
 """The type every dynamic resource shared before the registration had its own: stacks created
 then keep their registration (and its uuid) through an alias."""
 
@@ -24,12 +25,8 @@ def secret_where_always(props: dict[str, Any]) -> dict[str, Any]:
     return {k: pulumi.Output.secret(v) if k in contract.ALWAYS_SECRET and v is not None else v for k, v in props.items()}
 
 
-def dynamic_type_token(module: str, name: str) -> str:
-    """The type the SDK gives a ``pulumi.dynamic.Resource`` subclass of this module and name."""
-    return f"pulumi-python:dynamic{'/' + module if module else ''}:{name}"
 
-
-class Registration(Resource, module="connectors", name="Registration"):
+class Registration(Resource, module=PACKAGE, name="Registration"):
     """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
 
     Its inputs are ``contract.TABLE`` (keyword arguments, their defaults there). Its type is
@@ -43,7 +40,7 @@ class Registration(Resource, module="connectors", name="Registration"):
     (``{bearerToken}`` or ``{clientCertificate, clientKey}``) and ``auth_attributes`` are always
     kept secret."""
 
-    type_token = dynamic_type_token("connectors", "Registration")
+    type_token = DYNAMIC_REGISTRATION
     uuid: pulumi.Output[str]
     status: pulumi.Output[str]
     registered_at: pulumi.Output[str]

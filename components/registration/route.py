@@ -8,21 +8,20 @@ import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from components.bounded_http.destination import AdminCredentials, Destination, TlsSettings, direct
 from components.bounded_http.settings import RetryPolicy
 from components.kube.kube_access import ApiServerAccess, NoClusterCredentials, load_access
 from components.registration import contract, rules
+from components.registration.contract import Route, RouteSetting
 from components.registration.errors import RegistrationError
 from components.registration.platform_api import PlatformApi
 from components.registration.rules import IN_CLUSTER_HOST, url_problem
 
 __all__ = ["RouteError", "choose_route", "host_resolves", "in_cluster_target", "platform_api_for", "through_api_server"]
 
-Route = Literal["direct", "apiServerProxy"]
-RouteSetting = Literal["auto", "direct", "apiServerProxy"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 

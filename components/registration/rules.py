@@ -13,7 +13,7 @@ from urllib.parse import quote, urlsplit
 
 from components.bounded_http.header_rules import HEADER_RULE, header_value_problem, is_loopback
 from components.registration.attributes import CONTENT_RULE, is_attribute_list
-from components.registration.contract import ADMIN_CREDENTIAL_SHAPES, BEARER_TOKEN, TABLE, Input, label
+from components.registration.contract import ADMIN_CREDENTIAL_SHAPES, BEARER_TOKEN, MAX_SECONDS, TABLE, Input, label
 from components.registration.errors import RegistrationError
 
 UUID_PATTERN = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -85,8 +85,8 @@ def _problem(spec: Input, given: Any) -> str | None:
     kind = spec.value_type
     if kind == "boolean" and not isinstance(given, bool):
         return "must be true or false"
-    if kind == "seconds" and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given <= 86400):
-        return "must be a number of seconds above 0 and at most 86400"
+    if kind == "seconds" and (isinstance(given, bool) or not isinstance(given, (int, float)) or not 0 < given <= MAX_SECONDS):
+        return f"must be a number of seconds above 0 and at most {MAX_SECONDS}"
     if kind == "choice" and given not in spec.choices:
         return f"must be one of {', '.join(spec.choices)}"
     if kind == "uuid" and not is_uuid(given):

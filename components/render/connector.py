@@ -11,17 +11,19 @@ from components.render.ingress import render_ingress
 from components.render.meta import selector_labels
 from components.render.objects import Obj, OptionalKind, RenderedWorkload
 from components.render.refs import project_refs
-from components.render.workload import Probe, Workload, render_service
+from components.render.workload import Probe, Workload, in_cluster_url, render_service
 
+__all__ = ["DEFAULT_PROBES", "HEALTH_PATHS", "render_connector"]
+
+HEALTH_PATH = "/v2/health"
+"""A connector's health endpoint (its probes' paths below it); ``/v1/health`` on older connectors."""
+HEALTH_PATHS = (HEALTH_PATH, "/v1/health")
+"""Where a connector's health is asked, in order, when its health check names no path."""
 DEFAULT_PROBES = {
-    "liveness": Probe("/v2/health/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=3),
-    "readiness": Probe("/v2/health/readiness", initial_delay_seconds=5, period_seconds=10, failure_threshold=3),
-    "startup": Probe("/v2/health/liveness", initial_delay_seconds=0, period_seconds=10, failure_threshold=45),
+    "liveness": Probe(f"{HEALTH_PATH}/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=3),
+    "readiness": Probe(f"{HEALTH_PATH}/readiness", initial_delay_seconds=5, period_seconds=10, failure_threshold=3),
+    "startup": Probe(f"{HEALTH_PATH}/liveness", initial_delay_seconds=0, period_seconds=10, failure_threshold=45),
 }
-
-
-def endpoint(name: str, namespace: str, port: int) -> str:
-    return f"http://{name}.{namespace}.svc.cluster.local:{port}"
 
 
 def probe(given: ProbeArgs | None, kind: str) -> Probe | None:
@@ -102,4 +104,5 @@ def render_connector(args: ConnectorArgs, config_checksum: str | None = EMPTY_CH
     w = connector_workload(args, config_checksum)
     service = render_service(w, args.service.type, args.service.node_port)
     ingress = render_ingress(w, args.ingress) if args.ingress is not None else None
-    return assemble(args, w, service, endpoint(args.name, args.namespace, args.service.port), shared_blocks(args), ingress)
+    endpoint = in_cluster_url(args.name, args.namespace, args.service.port)
+    return assemble(args, w, service, endpoint, shared_blocks(args), ingress)

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from components.render.meta import CHECKSUM_ANNOTATION
 
 Obj = dict[str, Any]
 """A Kubernetes object (or a part of one) as plain data."""
 
+RequiredKind = Literal["service_account", "service", "deployment"]
 OptionalKind = Literal["pod_disruption_budget", "service_monitor", "network_policy", "ingress"]
-ObjectKind = Literal["service_account", "service", "deployment", OptionalKind]
-"""The kind of a Kubernetes object a workload renders."""
-REQUIRED_KINDS: tuple[ObjectKind, ...] = ("service_account", "service", "deployment")
-OPTIONAL_KINDS: tuple[OptionalKind, ...] = ("pod_disruption_budget", "service_monitor", "network_policy", "ingress")
 """The kinds a workload renders only when its arguments ask."""
+ObjectKind = Literal[RequiredKind, OptionalKind]
+"""The kind of a Kubernetes object a workload renders: written here alone, in creation order (the
+tuples below are made from it; ``RenderedWorkload``, the component's attributes and
+``children.RESOURCES`` name each kind once more, and a test holds them to it)."""
+REQUIRED_KINDS: tuple[RequiredKind, ...] = get_args(RequiredKind)
+OPTIONAL_KINDS: tuple[OptionalKind, ...] = get_args(OptionalKind)
 KINDS: tuple[ObjectKind, ...] = (*REQUIRED_KINDS, *OPTIONAL_KINDS)
 API_TYPES: dict[ObjectKind, tuple[str, str]] = {
     "service_account": ("v1", "ServiceAccount"),
@@ -35,8 +38,6 @@ def type_fields(kind: ObjectKind) -> dict[str, str]:
     api_version, name = API_TYPES[kind]
     return {"apiVersion": api_version, "kind": name}
 
-
-"""Every kind a workload renders, in the order its objects are created."""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from components.render.checksum import EMPTY_CHECKSUM
 from components.render.common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
 from components.render.objects import Obj, OptionalKind, RenderedWorkload
 from components.render.refs import project_refs
-from components.render.workload import Probe, Workload, render_service
+from components.render.workload import Probe, Workload, in_cluster_url, render_service
 
 COMPONENT = "proxy"
 HTTP_PORT = 8080
@@ -27,8 +27,7 @@ DEFAULT_PROBES = {
 
 def endpoints(name: str, namespace: str) -> tuple[str, str]:
     """The in-cluster addresses: health, readiness and metrics; and the connector-facing API."""
-    base = f"http://{name}.{namespace}.svc.cluster.local"
-    return f"{base}:{HTTP_PORT}", f"{base}:{API_PORT}"
+    return in_cluster_url(name, namespace, HTTP_PORT), in_cluster_url(name, namespace, API_PORT)
 
 
 def token_env(args: ProxyArgs) -> list[Obj]:

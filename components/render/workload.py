@@ -178,6 +178,11 @@ def render_deployment(w: Workload) -> Obj:
     }
 
 
+def in_cluster_url(name: str, namespace: str, port: int) -> str:
+    """The address of a Service in the cluster, as the platform and the other workloads call it."""
+    return f"http://{name}.{namespace}.svc.cluster.local:{port}"
+
+
 def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int | None = None) -> Obj:
     ports: list[Obj] = [{"name": name, "port": port, "targetPort": port, "protocol": "TCP"} for name, port in w.ports()]
     if node_port is not None:

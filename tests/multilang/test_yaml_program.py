@@ -192,7 +192,8 @@ def test_package_get_schema_matches_the_models(yaml_engine):
 
     from components.args.connector_spec import ConnectorArgs
     from components.args.proxy_spec import ProxyArgs
-    from components.package.models import ConnectorOutputs, PackageOptions, ProxyOutputs
+    from components.machinery.component_outputs import ConnectorOutputs, ProxyOutputs
+    from components.package.models import PackageOptions
 
     env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
     pulumi = pathlib.Path(yaml_engine["TOOLS_BIN"]) / "pulumi"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration, dynamic_type_token, secret_where_always
+from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN, Registration, secret_where_always
+from components.type_tokens import dynamic_type_token
 
 from ..support.mocks import run
 

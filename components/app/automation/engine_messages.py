@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from components.registration.resource import TYPE_TOKEN as REGISTRATION
+from components.type_tokens import DYNAMIC_REGISTRATION as REGISTRATION
 
 
 class Diagnostics:

@@ -15,6 +15,7 @@ from typing import Any
 from pulumi import automation as auto
 
 from components.app.automation.backend import (
+    PROJECT,
     checkpoints,
     journal_stack,
     local_state,
@@ -61,14 +62,14 @@ def create_inline_stack(
 
     return auto.create_stack(
         name,
-        project_name="connectors",
+        project_name=PROJECT,
         program=program,
         opts=auto.LocalWorkspaceOptions(
             work_dir=str(work_dir),
             pulumi_home=env.get("PULUMI_HOME"),
             pulumi_command=command,
             env_vars=env,
-            project_settings=auto.ProjectSettings(name="connectors", runtime="python"),
+            project_settings=auto.ProjectSettings(name=PROJECT, runtime="python"),
             secrets_provider="passphrase",
         ),
     )

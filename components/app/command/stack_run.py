@@ -20,7 +20,7 @@ from components.app.command.change_detection import Place
 from components.app.command.interrupts import graceful_interrupts
 from components.app.command.runs import UNCHANGED, RunOptions, RunReport
 from components.registration import journal
-from components.registration.resource import TYPE_TOKEN as REGISTRATION
+from components.type_tokens import DYNAMIC_REGISTRATION as REGISTRATION
 
 
 def unchanged(place: Place, options: RunOptions) -> bool:

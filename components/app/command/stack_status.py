@@ -23,8 +23,9 @@ from components.app.program import parse_connectors, resource_names
 from components.app.stack_config import cluster_of
 from components.args.problems import InvalidArgumentsError
 from components.registration.contract import STATUS, UUID, UUID_UNKNOWN
-from components.registration.resource import LEGACY_TYPE_TOKEN, TYPE_TOKEN
 from components.type_tokens import COMPONENTS
+from components.type_tokens import DYNAMIC_REGISTRATION as TYPE_TOKEN
+from components.type_tokens import LEGACY_DYNAMIC_REGISTRATION as LEGACY_TYPE_TOKEN
 
 REGISTRATIONS = {TYPE_TOKEN, LEGACY_TYPE_TOKEN}
 """The Python program's registrations (this command runs the Python program's stacks)."""
