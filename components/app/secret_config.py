@@ -14,10 +14,10 @@ import re
 from typing import Any
 
 import pulumi
-import yaml
 from pydantic.alias_generators import to_snake
 
 from components.app import stack_files
+from components.app.stack_files import StackFileError, read_settings
 from components.registration import contract
 
 ALL = frozenset({"spec", "registration"})
@@ -59,8 +59,8 @@ def secure_paths(key: str) -> list[str] | None:
     if path is None:
         return None
     try:
-        config = (yaml.safe_load(path.read_text()) or {}).get("config") or {}
-    except (OSError, yaml.YAMLError):
+        config = read_settings(path).get("config") or {}
+    except StackFileError:
         return None
     return _secure_paths(config.get(f"connectors:{key}"), key)
 

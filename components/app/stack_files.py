@@ -5,7 +5,9 @@ that reads one."""
 
 from __future__ import annotations
 
+import copy
 import pathlib
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -46,11 +48,68 @@ class StackFileError(ValueError):
     its content (which may hold secrets)."""
 
 
-def read_settings(path: pathlib.Path, what: str = "a mapping of settings") -> dict[str, Any]:
-    """The YAML mapping in ``path`` (empty when the file is): its ``config``, when present, a
-    mapping too; ``StackFileError`` otherwise."""
+@dataclass(frozen=True)
+class StackDocument:
+    """A settings file parsed once, read two ways: ``typed`` as the program's config takes it
+    (YAML 1.1: ``true``, ``2``), ``text`` with every scalar as written (``on`` and ``yes``, or
+    ``1:30`` and ``90``, are one value to YAML 1.1 but two to the CLI: what changed is told by the
+    text)."""
+
+    typed: dict[str, Any]
+    text: dict[str, Any]
+
+
+_PARSED: dict[tuple[str, int, int, int], StackDocument] = {}
+"""Each file as parsed, by its path and its stat (an edit is a new key): a run reads its stack
+file where it needs it (the backend, the passphrase, the fingerprint before and after) and
+parses it once."""
+
+
+def _typed(node: yaml.Node) -> yaml.Node:
+    """``node`` (composed with no implicit types: every plain scalar a string) with the tags
+    YAML 1.1 resolves for its plain scalars, as ``yaml.safe_load`` would have composed it."""
+    resolver = yaml.SafeLoader.__new__(yaml.SafeLoader)
+    yaml.resolver.Resolver.__init__(resolver)
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, yaml.ScalarNode) and current.style is None and current.tag == "tag:yaml.org,2002:str":
+            current.tag = resolver.resolve(yaml.ScalarNode, current.value, (True, False))
+        elif isinstance(current, yaml.SequenceNode):
+            pending.extend(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            pending.extend(item for pair in current.value for item in pair)
+    return node
+
+
+def _constructed(node: yaml.Node | None, loader: type[yaml.BaseLoader] | type[yaml.SafeLoader]) -> Any:
+    if node is None:
+        return None
+    constructor = loader("")
     try:
-        document = yaml.safe_load(path.read_text()) or {}
+        return constructor.construct_document(node)
+    finally:
+        constructor.dispose()
+
+
+def parse_stack_document(path: pathlib.Path) -> StackDocument:
+    """The file as both readings (see ``StackDocument``); the YAML errors as ``yaml`` raises them."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    if key not in _PARSED:
+        node = yaml.compose(path.read_text(), Loader=yaml.BaseLoader)
+        text = _constructed(node, yaml.BaseLoader) or {}
+        typed = _constructed(_typed(node), yaml.SafeLoader) if node is not None else None
+        _PARSED.clear()  # one run, one or two files: the last parsed is what is asked again
+        _PARSED[key] = StackDocument(typed or {}, text)
+    return _PARSED[key]
+
+
+def read_stack_document(path: pathlib.Path, what: str = "a mapping of settings") -> StackDocument:
+    """The file's two readings (a copy each, to change freely), once it is a YAML mapping whose
+    ``config``, when present, is a mapping too; ``StackFileError`` otherwise."""
+    try:
+        document = parse_stack_document(path)
     except OSError as error:
         raise StackFileError(f"{path} cannot be read ({error.strerror})") from None
     except UnicodeDecodeError:
@@ -59,6 +118,12 @@ def read_settings(path: pathlib.Path, what: str = "a mapping of settings") -> di
         mark = getattr(error, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
         raise StackFileError(f"{path} is not valid YAML{where}") from None
-    if not isinstance(document, dict) or not isinstance(document.get("config", {}), dict | None):
+    typed = document.typed
+    if not isinstance(typed, dict) or not isinstance(typed.get("config", {}), dict | None):
         raise StackFileError(f"{path} must be {what}, with config: a mapping of keys to values")
-    return document
+    return StackDocument(copy.deepcopy(typed), copy.deepcopy(document.text))
+
+
+def read_settings(path: pathlib.Path, what: str = "a mapping of settings") -> dict[str, Any]:
+    """The YAML mapping in ``path`` as the program's config takes it (empty when the file is)."""
+    return read_stack_document(path, what).typed

@@ -16,10 +16,9 @@ from importlib.metadata import distributions
 from typing import Any
 from urllib.parse import urlsplit
 
-import yaml
-
 from components.app.automation.pulumi_cli import CHECKOUT, Cli
 from components.app.stack_config import cluster_of
+from components.app.stack_files import StackFileError, read_stack_document
 from components.kube.object_reader import ClusterReader, Reference, ReferenceReader
 from components.registration import journal
 from components.registration.route import host_resolves, in_cluster_target
@@ -101,16 +100,16 @@ class UnreadableStackFile(ValueError):
     """The stack file is not YAML of a mapping: the run, not this check, says why."""
 
 
-def stack_document(file: pathlib.Path, loader: type[yaml.SafeLoader] | type[yaml.BaseLoader] = yaml.SafeLoader) -> dict[str, Any]:
+def stack_document(file: pathlib.Path, text: bool = False) -> dict[str, Any]:
+    """The stack file as the program's config takes it, or (``text``) with every scalar as written
+    (``stack_files.StackDocument``); empty when there is none."""
     if not file.is_file():
         return {}
     try:
-        document = yaml.load(file.read_text(), Loader=loader) or {}
-    except (yaml.YAMLError, UnicodeDecodeError):
+        document = read_stack_document(file)
+    except StackFileError:
         raise UnreadableStackFile() from None
-    if not isinstance(document, dict):
-        raise UnreadableStackFile()
-    return document
+    return document.text if text else document.typed
 
 
 def stack_settings(file: pathlib.Path) -> dict[str, Any]:
@@ -121,10 +120,9 @@ def stack_settings(file: pathlib.Path) -> dict[str, Any]:
 
 def settings_digest(file: pathlib.Path, project_file: pathlib.Path) -> str:
     """The stack file as written (its ``encryptionsalt`` aside: a new stack's first run writes it,
-    rewriting the file as the CLI lays it out, and it changes no value) and ``Pulumi.yaml``. Every
-    scalar is read as its text (``BaseLoader``): ``on`` and ``yes``, or ``1:30`` and ``90``, are
-    one value to YAML 1.1 but two to the CLI."""
-    document = {k: v for k, v in stack_document(file, yaml.BaseLoader).items() if k != "encryptionsalt"}
+    rewriting the file as the CLI lays it out, and it changes no value) and ``Pulumi.yaml``, every
+    scalar read as its text."""
+    document = {k: v for k, v in stack_document(file, text=True).items() if k != "encryptionsalt"}
     return digest(json.dumps(document, sort_keys=True), project_file.read_bytes())
 
 
