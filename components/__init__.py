@@ -1,11 +1,14 @@
 """Connectors on Kubernetes as a Pulumi component library.
 
 The public names load on first use: the registration's provider process imports
-``components.registration`` alone, and must not pay for the models and the renderer (about a
-second, on the path from a Ready Deployment to its registration).
+``components.registration`` alone, and must not pay for the models and the renderer (on the
+path from a Ready Deployment to its registration).
 
-The layout (ARCHITECTURE.md): ``args/`` is what a user writes, ``render/`` what is rendered,
-``registration/`` what talks to the platform; the modules here are the glue on top.
+The layout (ARCHITECTURE.md): the components here; ``args/`` what a user writes, ``render/`` what
+is rendered, ``machinery/`` what turns both into a component's children, ``kube/`` what is read
+from the cluster, ``registration/`` the registration with the platform over ``bounded_http/``,
+``package/`` the same for other languages. ``app/`` is the application (the program and the
+main command): nothing here imports it.
 """
 
 from __future__ import annotations

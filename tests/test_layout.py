@@ -7,6 +7,7 @@ import ast
 import collections
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -239,3 +240,21 @@ def test_the_application_uses_the_librarys_public_names_only():
             if wrong:
                 private.setdefault(str(path.relative_to(ROOT)), []).append(f"{node.module}: {', '.join(wrong)}")
     assert private == {}
+
+
+MEASURED = re.compile(r"\b\d+(?:[.,]\d+)?(?:-\d+)?\s?(?:ms|s|seconds|MB|KiB)\b(?! (?:deadline|each|timeout))|\bon \d+ cores\b|\babout a second\b|\btimes faster\b")
+"""A figure a measurement gave (``16 s``, ``on 2 cores``): docs/performance.md holds them, with how
+they were measured; a docstring that repeats one goes stale unseen."""
+NOT_MEASURED = ("within 10 s", "e.g. `30s`")
+"""Examples and settings a docstring may spell out."""
+
+
+@pytest.mark.parametrize("path", modules(COMPONENTS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_measured_figure_in_a_docstring(path):
+    texts = [
+        node.value.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+    ]
+    figures = [m.group(0) for text in texts for m in MEASURED.finditer(text) if not any(n in text for n in NOT_MEASURED)]
+    assert figures == []

@@ -7,7 +7,7 @@ SDK upgrade changes them, instead of the workaround silently doing nothing.
 
 - **Threads.** The host serves the engine's calls on ``futures.ThreadPoolExecutor(max_workers=4)``,
   so at most 4 registrations were in flight however wide the engine's ``--parallel`` (each
-  waits on the platform's answer: 50 connectors against a platform answering in 1 s took 16 s).
+  waits on the platform's answer; docs/performance.md, P4).
   The pool starts a thread per call as calls arrive, up to its ``_max_workers``: raised here.
 - **Unknowns.** At preview the host hands ``check`` the values not known yet as
   ``pulumi.output.Unknown`` (it deserializes with ``keep_unknowns``), at any depth; the input

@@ -74,7 +74,7 @@ def start_provider_early() -> pulumi.Output[None]:
 
     The engine starts a provider when a resource or a call first needs it. A registration is
     sent once its Deployment is Ready, so the provider's process (a Python interpreter loading
-    the SDK: about a second on 2 cores) used to start on the path from Ready to the registration
+    the SDK, docs/performance.md) used to start on the path from Ready to the registration
     request, for the first connectors (README, Performance, P4). A call to a function makes the
     engine start the provider now; the dynamic provider implements none, so its refusal is the
     expected answer, and any other failure is left for the registrations themselves to report.

@@ -7,17 +7,17 @@ This subclasses a private part of the SDK (``pulumi.automation._server.LanguageS
 directory in the SDK's settings (``pulumi.runtime.settings.SETTINGS``, which the SDK's inline
 server leaves unset where a language host sets it) and replaces the SDK's
 ``pulumi.runtime.resource._get_stack_trace``, and reads the secret signature
-(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/command/test_sdk_inline_server.py``
+(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/app/automation/test_sdk_inline_server.py``
 fails when an SDK upgrade changes any of them.
 
 Why the stack trace: for every resource the SDK records every frame below the resource's
 constructor, reading each frame's source line, and the engine keeps them in state. Run inline,
 below the program are some twenty frames of the Automation API's server, asyncio, gRPC and
 threads: most of each resource's bytes in state, serialized by the engine again at every save,
-and a fifth of a no-op ``up``'s time (100 connectors: 12 s, 9.7 s without). Inside a component
+and a large part of a no-op ``up``'s time (docs/performance.md). Inside a component
 the frames of the component library (its builders, one frame each) came on top: 7 frames a child,
 a sixth of a connector's state, and most of the component's cost against the same objects in a
-bare component (#33, n = 100: ``up`` 1.21 times, no-op 1.29). Here a resource's trace is its source position alone,
+bare component (#33; docs/performance.md). Here a resource's trace is its source position alone,
 the one frame Pulumi shows: the program's line that created it, or that created the component it
 belongs to (the library's own frames are passed over, ``components/app/program.py`` is the program);
 no source line is read.

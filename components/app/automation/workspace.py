@@ -128,7 +128,7 @@ def open_stack(
 class OutputsShownByTheCli(auto.LocalWorkspace):
     """The workspace of this program's runs, which never reads a stack's outputs back: after an
     ``up`` the Automation API would read them with two ``pulumi stack output`` runs over the whole
-    state (about 1 s of CPU for a stack of 250 connectors, every stack of a fleet), while the
+    state (CPU in proportion to the stack's size, for every stack of a fleet), while the
     CLI's display of the ``up`` has shown them already (secrets masked)."""
 
     def stack_outputs(self, stack_name: str) -> auto.OutputMap:
@@ -142,8 +142,8 @@ def collect_less_often() -> None:
     """Python's cycle collector, tuned for a program that registers thousands of resources: the
     SDK makes many short-lived objects per resource (Outputs, futures, tasks), so at the default
     threshold (700 allocations) the collector ran thousands of times over the whole heap of the
-    imported SDKs, a third of the program's CPU in a no-op ``up`` of 250 connectors (16-19 s
-    against 11-12 s). The heap as imported is frozen (never scanned again) and the youngest
+    imported SDKs, a large part of the program's CPU in a no-op ``up`` of a large stack
+    (docs/performance.md). The heap as imported is frozen (never scanned again) and the youngest
     generation is collected every 50,000 allocations; memory grows by what those hold at most."""
     gc.collect()
     gc.freeze()
