@@ -40,18 +40,18 @@ def resolve_connector_references(args: ConnectorArgs, reader: ReferenceReader) -
     return resolved
 
 
-def prepare_connector(connector: ConnectorArgs, given: Prepared) -> Prepared:
-    """What the connector needs decided before anything is created, each unless ``given`` holds
+def prepare_connector(connector: ConnectorArgs, known: Prepared) -> Prepared:
+    """What the connector needs decided before anything is created, each unless ``known`` holds
     it already: its referenced objects read, its registration's route decided (refused now when it
     cannot work). The one place both are decided: the program calls it for every entry before it
     creates any component (one error for all), the component for itself."""
-    references = given.references
+    references = known.references
     if references is None:
-        references = resolve_connector_references(connector, given.reader())
-    route, reg = given.route, connector.registration
+        references = resolve_connector_references(connector, known.reader())
+    route, reg = known.route, connector.registration
     if reg is not None and route is None:
-        route = registration_route(reg, given.kubeconfig, given.kube_context, given.label)
-    return replace(given, references=references, route=route)
+        route = registration_route(reg, known.kubeconfig, known.kube_context, known.label)
+    return replace(known, references=references, route=route)
 
 
 class ConnectorComponent(WorkloadComponent):
@@ -72,20 +72,20 @@ class ConnectorComponent(WorkloadComponent):
     ) -> None:
         """Validates ``args``, reads the objects it references and decides its registration's
         route, before anything is created; ``prepared`` holds what the caller decided already."""
-        given = prepared or Prepared()
-        label = given.label or f'connector "{name}"'
+        decided = prepared or Prepared()
+        label = decided.label or f'connector "{name}"'
         with labelled(label):
             connector = validate_args(args)
-            given = prepare_connector(connector, replace(given, label=label))
-        kubeconfig, kube_context, secret_inputs = given.kubeconfig, given.kube_context, given.secret_inputs
-        references, reg, route = given.references, connector.registration, given.route
+            decided = prepare_connector(connector, replace(decided, label=label))
+        kubeconfig, kube_context, secret_inputs = decided.kubeconfig, decided.kube_context, decided.secret_inputs
+        references, reg, route = decided.references, connector.registration, decided.route
         assert references is not None  # prepared
         super().__init__(CONNECTOR, name, None, opts)
-        built = self.plan(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
-        for child in built.children:  # made here, in the constructor's frame (children.py says why)
-            built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
-        self.made(built)
-        self.endpoint = from_rendered(built.rendered, lambda r: r.endpoint)
+        planned = self.plan(name, connector, references, secret_inputs, opts, not_rendered=frozenset({"registration"}))
+        for child in planned.children:  # made here, in the constructor's frame (children.py says why)
+            planned.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(planned.resources))
+        self.attach_children(planned)
+        self.endpoint = from_rendered(planned.rendered, lambda r: r.endpoint)
         self.registration = None
         if reg is not None and route is not None:
             make, registration_name, values, registration_opts = planned_registration(
@@ -97,9 +97,9 @@ class ConnectorComponent(WorkloadComponent):
                 references=references,
                 cluster=(kubeconfig, kube_context),
                 secret_inputs=secret_inputs,
-                depends_on=[built.resources["deployment"]],
+                depends_on=[planned.resources["deployment"]],
                 label=label,
-                resource=given.registration_type,
+                resource=decided.registration_type,
                 retain_on_delete=retains(opts),
             )
             self.registration = make(registration_name, opts=registration_opts, **values)

@@ -39,12 +39,12 @@ def resolve_proxy_references(args: ProxyArgs, reader: ReferenceReader) -> Resolv
     return resolved
 
 
-def prepare_proxy(proxy: ProxyArgs, given: Prepared) -> Prepared:
-    """What the proxy needs decided before anything is created, unless ``given`` holds it: its
+def prepare_proxy(proxy: ProxyArgs, known: Prepared) -> Prepared:
+    """What the proxy needs decided before anything is created, unless ``known`` holds it: its
     referenced objects read (the one place: the program calls it for every entry first)."""
-    if given.references is not None:
-        return given
-    return replace(given, references=resolve_proxy_references(proxy, given.reader()))
+    if known.references is not None:
+        return known
+    return replace(known, references=resolve_proxy_references(proxy, known.reader()))
 
 
 class ProxyComponent(WorkloadComponent):
@@ -68,17 +68,17 @@ class ProxyComponent(WorkloadComponent):
     ) -> None:
         """As ``ConnectorComponent`` (a proxy registers nothing: ``prepared``'s route and
         registration type are not read)."""
-        given = prepared or Prepared()
-        label, secret_inputs = given.label or f'proxy "{name}"', given.secret_inputs
+        decided = prepared or Prepared()
+        label, secret_inputs = decided.label or f'proxy "{name}"', decided.secret_inputs
         with labelled(label):
             proxy = validate_proxy_args(args)
-            references = prepare_proxy(proxy, given).references
+            references = prepare_proxy(proxy, decided).references
         assert references is not None  # prepared
         super().__init__(PROXY, name, None, opts)
-        built = self.plan(name, proxy, references, secret_inputs, opts)
-        for child in built.children:  # made here, in the constructor's frame (children.py says why)
-            built.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(built.resources))
-        self.made(built)
+        planned = self.plan(name, proxy, references, secret_inputs, opts)
+        for child in planned.children:  # made here, in the constructor's frame (children.py says why)
+            planned.resources[child.kind] = child.make(name, **child.parts, opts=child.opts(planned.resources))
+        self.attach_children(planned)
         health, api = endpoints(proxy.name, proxy.namespace)
         self.endpoint, self.api_endpoint, self.observed_version = health, api, proxy.image.tag
         self.register_outputs(self.output_values())

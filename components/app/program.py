@@ -180,7 +180,7 @@ def require_entries(config: pulumi.Config) -> None:
     the stack. An explicit empty list is how a stack is emptied on purpose."""
     if config.get("connectors") is not None or config.get("proxies") is not None:
         return
-    found = secret_config.stack_file()
+    found = secret_config.running_stack_file()
     where = f"in {found}" if found else f"no {stack_files.file_name(pulumi.get_stack())} was found"
     raise InvalidArgumentsError(
         [

@@ -31,7 +31,7 @@ ALWAYS_SECRET = re.compile(
 nothing else to mark."""
 
 
-def stack_file() -> pathlib.Path | None:
+def running_stack_file() -> pathlib.Path | None:
     """The stack's settings file: ``stacks/`` (this project's ``stackConfigDir``) or the project
     folder, under the project's root (or the working folder)."""
     stack = pulumi.get_stack()
@@ -55,7 +55,7 @@ def _secure_paths(value: Any, path: str) -> list[str]:
 def secure_paths(key: str) -> list[str] | None:
     """Paths (``connectors[0].spec.env[1].value``) of the values written as secrets under
     ``connectors:<key>``; None when the stack file cannot be read."""
-    path = stack_file()
+    path = running_stack_file()
     if path is None:
         return None
     try:

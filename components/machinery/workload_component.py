@@ -67,7 +67,7 @@ class Prepared:
 
 
 @dataclass
-class Built:
+class Planned:
     """A workload's objects as rendered, its children as planned, and those made (by kind)."""
 
     rendered: RenderedWorkload | pulumi.Output[RenderedWorkload]
@@ -127,7 +127,7 @@ class WorkloadComponent(pulumi.ComponentResource):
         secret_inputs: Collection[str],
         opts: pulumi.ResourceOptions | None,
         not_rendered: frozenset[str] = frozenset(),
-    ) -> Built:
+    ) -> Planned:
         """The objects (``render_workload``'s) and the children to make of them, with the outputs
         every workload has; the component's constructor then makes the children
         (``children.planned_children`` says why there). ``secret_inputs``: arguments that held a
@@ -141,12 +141,12 @@ class WorkloadComponent(pulumi.ComponentResource):
         self.current_image = from_rendered(rendered, lambda r: r.current_image)
         self.config_checksum = checksum
         self.children = from_rendered(rendered, lambda r: {kind: obj["metadata"]["name"] for kind, obj in r.by_kind().items()})
-        return Built(rendered, children, {})
+        return Planned(rendered, children, {})
 
-    def made(self, built: Built) -> None:
+    def attach_children(self, planned: Planned) -> None:
         """The children made, as attributes (an optional kind not rendered is None)."""
         for kind in KINDS:
-            setattr(self, kind, built.resources.get(kind))
+            setattr(self, kind, planned.resources.get(kind))
 
     OUTPUTS_MODEL: type[Model]
     """The kind's outputs (``component_outputs``): the outputs' names and what each is, declared there alone."""

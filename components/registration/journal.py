@@ -56,7 +56,7 @@ class Entry:
     uuid: str
     status: str
     matches: str
-    """``digest(url, version)``: the registration this outcome is for."""
+    """``key_of(url, version)``: the registration this outcome is for."""
     at: str = ""
     """When it was written (UTC, ISO 8601)."""
 
@@ -65,13 +65,13 @@ class Entry:
         return self.status == POSTING
 
 
-def digest(*parts: str) -> str:
+def key_of(*parts: str) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 def entry_key(platform_url: str, name: str) -> str:
     """One record per name on one platform: the journal's key for it."""
-    return digest(platform_url.rstrip("/"), name)
+    return key_of(platform_url.rstrip("/"), name)
 
 
 class Journal(Protocol):
@@ -208,7 +208,7 @@ class Subject:
 
     @property
     def matches(self) -> str:
-        return digest(self.url, self.version)
+        return key_of(self.url, self.version)
 
 
 @dataclass(frozen=True)
@@ -226,8 +226,8 @@ def earlier(subject: Subject) -> Earlier | None:
     """What the journal holds for this registration; None when nothing (or no journal). A
     journal that cannot be read stops the create before anything is sent."""
     try:
-        book = from_env()
-        entry = book.get(subject.key) if book is not None else None
+        kept = from_env()
+        entry = kept.get(subject.key) if kept is not None else None
     except JournalError as error:
         raise RegistrationError(f"{error}; nothing was sent to the platform") from None
     if entry is None or entry.matches != subject.matches:
@@ -249,9 +249,9 @@ def record(subject: Subject, uuid: str, status: str, at: str) -> None:
 
 def _put(subject: Subject, entry: Entry, otherwise: str) -> None:
     try:
-        book = from_env()
-        if book is not None:
-            book.put(subject.key, entry)
+        kept = from_env()
+        if kept is not None:
+            kept.put(subject.key, entry)
     except JournalError as error:
         warn(f"{error}: {otherwise}")
 
@@ -260,8 +260,8 @@ def forget(subject: Subject) -> None:
     if not (subject.platform_url and subject.name):
         return
     try:
-        book = from_env()
-        if book is not None:
-            book.remove(subject.key)
+        kept = from_env()
+        if kept is not None:
+            kept.remove(subject.key)
     except JournalError as error:
         warn(str(error))

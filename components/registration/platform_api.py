@@ -91,7 +91,7 @@ class Duplicate(RegistrationError):
 class Registered:
     uuid: str
     status: str
-    odd: tuple[str, ...] = ()
+    unexpected: tuple[str, ...] = ()
     """Fields of the answer outside the documented shape (the record is kept all the same)."""
 
 
@@ -116,7 +116,7 @@ class ConnectorRecord:
 
 
 def registered(payload: Any) -> Registered:
-    """The record the register answer describes: kept whenever its uuid is one, odd status or not."""
+    """The record the register answer describes: kept whenever its uuid is one, unexpected status or not."""
     uuid = payload.get("uuid") if isinstance(payload, dict) else None
     if uuid is None:
         raise RegistrationError("registration failed: the platform answered without a uuid")
@@ -130,7 +130,7 @@ def registered(payload: Any) -> Registered:
     status = payload.get("status")
     if status in PLATFORM_STATUSES:
         return Registered(uuid, status)
-    return Registered(uuid, UNKNOWN_STATUS, odd=("status",))
+    return Registered(uuid, UNKNOWN_STATUS, unexpected=("status",))
 
 
 class PlatformApi:

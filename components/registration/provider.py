@@ -130,8 +130,9 @@ class RegistrationProvider(ResourceProvider):
         the outcome an earlier run journaled."""
         if answer is None:
             return (found.uuid, found.status) if found is not None else ("", UNKNOWN_STATUS)
-        if answer.odd:
-            warn(f"registration of {label(props)}: the platform answered a {', '.join(answer.odd)} outside the API's; kept")
+        if answer.unexpected:
+            outside = ", ".join(answer.unexpected)
+            warn(f"registration of {label(props)}: the platform answered a {outside} outside the API's; kept")
         return answer.uuid, answer.status
 
     def _adopted(self, props: dict[str, Any], client: PlatformApi) -> CreateResult:

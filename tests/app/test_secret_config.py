@@ -22,7 +22,7 @@ def entry(**spec: Any) -> dict[str, Any]:
 @pytest.fixture
 def stack_file(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch):
     path = tmp_path / "Pulumi.dev.yaml"
-    monkeypatch.setattr(secret_config, "stack_file", lambda: path)
+    monkeypatch.setattr(secret_config, "running_stack_file", lambda: path)
     monkeypatch.setattr(pulumi.runtime, "is_config_secret", lambda key: True)
 
     def write(connectors: Any) -> pathlib.Path:
@@ -80,9 +80,9 @@ def test_the_stack_file_is_found_under_the_projects_root(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(pulumi, "get_stack", lambda: "dev")
     monkeypatch.setattr(pulumi, "get_root_directory", lambda: str(root))
-    assert secret_config.stack_file() == root / "stacks" / "Pulumi.dev.yaml"
+    assert secret_config.running_stack_file() == root / "stacks" / "Pulumi.dev.yaml"
     monkeypatch.setattr(pulumi, "get_root_directory", lambda: str(tmp_path / "elsewhere"))
-    assert secret_config.stack_file() is None
+    assert secret_config.running_stack_file() is None
 
 
 @pytest.mark.parametrize(

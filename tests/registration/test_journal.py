@@ -67,7 +67,7 @@ def test_an_entry_is_written_whole_read_back_and_removed(tmp_path):
     assert isinstance(book, FileJournal)
     assert book.folder == tmp_path / ".pulumi" / "connector-journal" / "connectors" / "dev"
     assert book.get("k") is None
-    entry = Entry("0b6c8a6e-7d2e-4a37-9b61-4f3c2a1d9e01", "waitingForApproval", journal.digest("https://c", "v2"))
+    entry = Entry("0b6c8a6e-7d2e-4a37-9b61-4f3c2a1d9e01", "waitingForApproval", journal.key_of("https://c", "v2"))
     book.put("k", entry)
     assert book.get("k") == entry
     assert [p.name for p in book.folder.iterdir()] == ["k.json"], "no temporary file left"

@@ -73,8 +73,8 @@ def props(platform_url: str, **extra: Any) -> dict[str, Any]:
     [
         ({"uuid": GOOD, "status": "waitingForApproval"}, Registered(GOOD, "waitingForApproval")),
         ({"uuid": GOOD, "status": "connected"}, Registered(GOOD, "connected")),
-        ({"uuid": GOOD, "status": "sleeping"}, Registered(GOOD, "unknown", odd=("status",))),
-        ({"uuid": GOOD}, Registered(GOOD, "unknown", odd=("status",))),
+        ({"uuid": GOOD, "status": "sleeping"}, Registered(GOOD, "unknown", unexpected=("status",))),
+        ({"uuid": GOOD}, Registered(GOOD, "unknown", unexpected=("status",))),
     ],
 )
 def test_registered_keeps_any_valid_uuid(payload, expected):

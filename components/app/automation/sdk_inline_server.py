@@ -7,8 +7,8 @@ This subclasses a private part of the SDK (``pulumi.automation._server.LanguageS
 directory in the SDK's settings (``pulumi.runtime.settings.SETTINGS``, which the SDK's inline
 server leaves unset where a language host sets it) and replaces the SDK's
 ``pulumi.runtime.resource._get_stack_trace``, and reads the secret signature
-(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone; ``tests/app/automation/test_sdk_inline_server.py``
-fails when an SDK upgrade changes any of them.
+(``pulumi.runtime.rpc._special_sig_key``, ``_special_secret_sig``), kept here alone;
+``tests/app/automation/test_sdk_inline_server.py`` fails when an SDK upgrade changes any of them.
 
 Why the stack trace: for every resource the SDK records every frame below the resource's
 constructor, reading each frame's source line, and the engine keeps them in state. Run inline,

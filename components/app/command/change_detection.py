@@ -28,15 +28,15 @@ from components.app.command.stack_inputs import (
     UnreadableStackFile,
     cluster_digest,
     code_digest,
-    digest,
+    hash_of,
     installed_plugins,
     packages_digest,
     read_again,
     reads_digest,
     routes_digest,
     settings_digest,
-    stack_settings,
     state_record,
+    written_config,
 )
 from components.app.stack_files import PROJECT_FILE, stack_file
 from components.args.problems import InvalidArgumentsError
@@ -80,8 +80,8 @@ def inputs_of(place: Place, stack: str) -> dict[str, Any]:
     version = place.cli.version or cli_version(str(place.cli.bin_dir / "pulumi"))
     return {
         "settings": settings_digest(settings, place.work_dir / PROJECT_FILE),
-        "cluster": cluster_digest(stack_settings(settings), place.work_dir),
-        "routes": routes_digest(stack_settings(settings)),
+        "cluster": cluster_digest(written_config(settings), place.work_dir),
+        "routes": routes_digest(written_config(settings)),
         "code": code_digest(),
         "packages": packages_digest(),
         "cli": ".".join(map(str, version or ())),
@@ -103,7 +103,7 @@ def fingerprint(place: Place, stack: str, reads: dict[str, str], before: dict[st
     """The whole fingerprint: the inputs (``before``, or read now), the referenced objects' digests
     and the backend's record of the stack."""
     inputs = before if before is not None else inputs_of(place, stack)
-    plugins = digest(*inputs["plugins"])
+    plugins = hash_of(*inputs["plugins"])
     return {**inputs, "plugins": plugins, "references": reads, "state": state_record(place.backend, place.project, stack)}
 
 
@@ -140,7 +140,7 @@ def reason_to_run(place: Place, options: RunOptions) -> str | None:
     if not isinstance(kept, dict):
         return "its fingerprint could not be read"
     try:
-        settings = stack_settings(stack_file(place.work_dir, options.stack))
+        settings = written_config(stack_file(place.work_dir, options.stack))
         references = kept.get("references")
         reads = read_again(sorted(references if isinstance(references, dict) else {}), settings, place.work_dir)
         if reads is None:

@@ -26,7 +26,7 @@ from components.registration.route import host_resolves, in_cluster_target
 CODE = ("components",)
 
 
-def digest(*parts: bytes | str) -> str:
+def hash_of(*parts: bytes | str) -> str:
     hashed = hashlib.sha256()
     for part in parts:
         hashed.update(part.encode() if isinstance(part, str) else part)
@@ -40,14 +40,14 @@ def code_digest(root: pathlib.Path = CHECKOUT) -> str:
     skipped = {"sdk", "venv", ".venv", "node_modules", "__pycache__"}  # generated, or installed by a tool
     files = [p for folder in CODE for p in (root / folder).rglob("*.py") if not skipped & set(p.relative_to(root).parts)]
     files += [root / name for name in ("__main__.py", "requirements.txt") if (root / name).is_file()]
-    return digest(*(part for p in sorted(files) for part in (str(p.relative_to(root)), p.read_bytes())))
+    return hash_of(*(part for p in sorted(files) for part in (str(p.relative_to(root)), p.read_bytes())))
 
 
 def packages_digest() -> str:
     """Python's version and every distribution installed beside the program, with its version
     (one installed or upgraded that the program never imports is a run too many, never too few)."""
     installed = sorted({f"{d.metadata['Name']}={d.version}" for d in distributions()})
-    return digest(platform.python_version(), *installed)
+    return hash_of(platform.python_version(), *installed)
 
 
 def installed_plugins(cli: Cli) -> list[str]:
@@ -63,7 +63,7 @@ def state_record(backend: str, project: str, stack: str) -> str:
         root = journal.file_backend_root(backend)
         for name in (key, f"{key}.gz"):
             if (root / name).is_file():
-                return digest((root / name).read_bytes())
+                return hash_of((root / name).read_bytes())
         return ""
     from components.registration.journal_postgres import state_record as in_postgres
 
@@ -81,13 +81,13 @@ def cluster_digest(settings: dict[str, Any], work_dir: pathlib.Path | None = Non
     given, context_given = cluster_of(settings)
     context = json.dumps(context_given, sort_keys=True)
     if isinstance(given, dict):  # kept as a secret: the stack file's ciphertext stands for it
-        return digest(json.dumps(given, sort_keys=True), context)
+        return hash_of(json.dumps(given, sort_keys=True), context)
     if given:
         path = in_project(str(given), work_dir)
-        return digest(path.read_bytes() if len(str(given)) < 4096 and path.is_file() else str(given), context)
+        return hash_of(path.read_bytes() if len(str(given)) < 4096 and path.is_file() else str(given), context)
     ambient = os.environ.get("KUBECONFIG") or str(pathlib.Path.home() / ".kube" / "config")
     files = [in_project(p, work_dir) for p in ambient.split(os.pathsep) if p]
-    return digest(*(f.read_bytes() for f in files if f.is_file()), os.environ.get("KUBERNETES_SERVICE_HOST", ""), context)
+    return hash_of(*(f.read_bytes() for f in files if f.is_file()), os.environ.get("KUBERNETES_SERVICE_HOST", ""), context)
 
 
 def in_project(path: str, work_dir: pathlib.Path | None) -> pathlib.Path:
@@ -112,7 +112,7 @@ def stack_document(file: pathlib.Path, text: bool = False) -> dict[str, Any]:
     return document.text if text else document.typed
 
 
-def stack_settings(file: pathlib.Path) -> dict[str, Any]:
+def written_config(file: pathlib.Path) -> dict[str, Any]:
     """The stack file's ``config:`` block, as written (secrets as their ciphertext)."""
     config = stack_document(file).get("config") or {}
     return dict(config) if isinstance(config, dict) else {}
@@ -123,7 +123,7 @@ def settings_digest(file: pathlib.Path, project_file: pathlib.Path) -> str:
     rewriting the file as the CLI lays it out, and it changes no value) and ``Pulumi.yaml``, every
     scalar read as its text."""
     document = {k: v for k, v in stack_document(file, text=True).items() if k != "encryptionsalt"}
-    return digest(json.dumps(document, sort_keys=True), project_file.read_bytes())
+    return hash_of(json.dumps(document, sort_keys=True), project_file.read_bytes())
 
 
 def routes_digest(settings: dict[str, Any], resolves: Callable[[str], bool] = host_resolves) -> str:
@@ -136,11 +136,11 @@ def routes_digest(settings: dict[str, Any], resolves: Callable[[str], bool] = ho
         url = registration.get("platformUrl") if isinstance(registration, dict) else None
         if isinstance(url, str) and in_cluster_target(url) is not None:
             hosts.add(urlsplit(url).hostname or "")
-    return digest(*(f"{host}={resolves(host)}" for host in sorted(hosts)))
+    return hash_of(*(f"{host}={resolves(host)}" for host in sorted(hosts)))
 
 
 def reads_digest(reads: Mapping[str, Mapping[str, str] | None]) -> dict[str, str]:
-    return {ref: digest(json.dumps(data, sort_keys=True)) if data is not None else "absent" for ref, data in reads.items()}
+    return {ref: hash_of(json.dumps(data, sort_keys=True)) if data is not None else "absent" for ref, data in reads.items()}
 
 
 @dataclass
