@@ -13,14 +13,16 @@ children do not.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.kube.referenced_objects import ResolvedReferences
 from components.machinery.output_values import from_rendered
+from components.render.checksum import ReferencedData, config_checksum
 from components.render.objects import API_TYPES, REQUIRED_KINDS, Obj, ObjectKind, OptionalKind, RenderedWorkload, stamp_checksum
 
 Factory = Callable[..., pulumi.CustomResource]
@@ -115,3 +117,21 @@ def planned_children(
         options = {"parent": parent, "retain_on_delete": retain_on_delete or None, "custom_timeouts": timeouts}
         children.append(Child(kind, RESOURCES[kind], _parts(rendered, kind, checksum), options, DEPENDS_ON.get(kind)))
     return children
+
+
+def checksum_input(resolved: ResolvedReferences) -> str | pulumi.Output[str]:
+    """The config checksum as the pods get it, from the resolved references: a plain string when
+    it can be (the pod template then holds no Output for the SDK to await), an Output when an
+    object comes from a resource of the program, secret whenever a Secret's values went into it."""
+    if not resolved.from_resources and not resolved.read_any_secret:
+        return config_checksum(resolved.read)
+    outputs = [data for _, data in resolved.from_resources]
+
+    def combine(values: list[Mapping[str, str]]) -> str:
+        pending = [
+            ReferencedData(ref.kind, ref.name, data) for (ref, _), data in zip(resolved.from_resources, values, strict=True)
+        ]
+        return config_checksum([*resolved.read, *pending])
+
+    checksum = pulumi.Output.all(*outputs).apply(combine) if outputs else pulumi.Output.from_input(combine([]))
+    return pulumi.Output.secret(checksum) if resolved.read_any_secret else checksum

@@ -19,8 +19,7 @@ from components.args.problems import InvalidArgumentsError
 from components.args.workloads import WorkloadArgs
 from components.kube.object_reader import ClusterReader, ReferenceReader
 from components.kube.referenced_objects import ResolvedReferences
-from components.machinery.children import Child, planned_children, retains
-from components.machinery.config_checksum import checksum_input
+from components.machinery.children import Child, checksum_input, planned_children, retains
 from components.machinery.output_values import NOT_RENDERED, from_rendered, render_when_known, secret_if
 from components.render import optional_kinds, render_workload
 from components.render.objects import KINDS, ObjectKind, RenderedWorkload
