@@ -98,8 +98,8 @@ class RegistrationProvider(ResourceProvider):
     def create(self, props: dict[str, Any]) -> CreateResult:
         """Registered once: the inputs checked, an earlier run's outcome taken from the journal,
         else the intent journaled, the request posted, the outcome journaled before the engine
-        hears of it. Until the request leaves, each module is entered once, in this order:
-        contract, settings, journal, client (``python -m scripts.registration_path`` shows it)."""
+        hears of it. The API server's credentials (its route) are read before the journal is
+        written: a kubeconfig that cannot be read journals nothing."""
         props = rules.checked(props)
         body, posting_at = register_body(props), now_utc()
         retry, access = RetryPolicy(*contract.schedule(props)), cluster_access(props)

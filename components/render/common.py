@@ -13,7 +13,7 @@ from components.render.meta import CHECKSUM_ANNOTATION, OPERATOR_MANAGED_BY, lab
 from components.render.network_policy import render_network_policy
 from components.render.objects import OPTIONAL_KINDS, Obj, OptionalKind, RenderedWorkload
 from components.render.pod_disruption_budget import render_pod_disruption_budget
-from components.render.refs import Projection
+from components.render.projection import Projection
 from components.render.service_monitor import render_service_monitor
 from components.render.workload import Probe, Workload, render_deployment, render_service_account
 

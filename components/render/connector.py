@@ -10,7 +10,7 @@ from components.render.common import SharedBlocks, assemble, optional_kinds, pro
 from components.render.ingress import render_ingress
 from components.render.meta import selector_labels
 from components.render.objects import Obj, OptionalKind, RenderedWorkload
-from components.render.refs import project_refs
+from components.render.projection import project_refs
 from components.render.workload import Probe, Workload, in_cluster_url, render_service
 
 __all__ = ["DEFAULT_PROBES", "HEALTH_PATHS", "render_connector"]

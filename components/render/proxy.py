@@ -11,7 +11,7 @@ from components.args.proxy_spec import DEFAULT_METRICS_PATH, RESERVED_ENV, SIGNI
 from components.render.checksum import EMPTY_CHECKSUM
 from components.render.common import SharedBlocks, assemble, optional_kinds, probe_from, shared_workload_fields
 from components.render.objects import Obj, OptionalKind, RenderedWorkload
-from components.render.refs import project_refs
+from components.render.projection import project_refs
 from components.render.workload import Probe, Workload, in_cluster_url, render_service
 
 COMPONENT = "proxy"

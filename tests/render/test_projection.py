@@ -1,11 +1,11 @@
-"""``render.refs``: referenced Secrets, ConfigMaps and volumes projected into the pod, by reference."""
+"""``render.projection``: referenced Secrets, ConfigMaps and volumes projected into the pod, by reference."""
 
 from __future__ import annotations
 
 import pytest
 
 from components.args.blocks import ConfigMapRefArgs, SecretRefArgs, VolumeArgs
-from components.render.refs import project_refs
+from components.render.projection import project_refs
 
 
 @pytest.mark.parametrize(
