@@ -258,3 +258,41 @@ def test_no_measured_figure_in_a_docstring(path):
     ]
     figures = [m.group(0) for text in texts for m in MEASURED.finditer(text) if not any(n in text for n in NOT_MEASURED)]
     assert figures == []
+
+
+ARCHITECTURE = ROOT / "ARCHITECTURE.md"
+
+
+def architecture_listing() -> dict[str, set[str]]:
+    """The module listing of ARCHITECTURE.md: each folder (relative to the root) with its module stems."""
+    text = ARCHITECTURE.read_text()
+    block = text[text.index("## Modules") :].split("```")[1]
+    listed = {}
+    for line in block.strip().splitlines():
+        folder, *stems = line.split()
+        listed[folder.rstrip("/")] = set(stems)
+    return listed
+
+
+def test_architecture_lists_every_module_and_none_that_is_not():
+    actual: dict[str, set[str]] = collections.defaultdict(set)
+    for path in modules(COMPONENTS):
+        if path.stem not in ("__init__", "__main__") and "examples" not in path.parts:
+            actual[str(path.parent.relative_to(ROOT))].add(path.stem)
+    assert architecture_listing() == dict(actual)
+
+
+def test_every_module_architecture_names_exists():
+    """A path it names (``render/objects``, ``app/command/main``, ``bounded_http/``) is a module or a
+    folder; the section on where the platform goes names modules to come."""
+    folders = {p.name for p in COMPONENTS.iterdir() if p.is_dir()}
+    now = ARCHITECTURE.read_text().split("## Where the platform goes")[0]
+    named = set(re.findall(r"`((?:[a-z_]+/)+[a-z_]*)(?:\.[A-Za-z_.]+)?`", now))
+    missing = [
+        name
+        for name in named
+        if name.split("/")[0] in folders
+        and not (COMPONENTS / f"{name.rstrip('/')}.py").is_file()
+        and not (COMPONENTS / name.rstrip("/")).is_dir()
+    ]
+    assert len(named) > 20 and missing == []
