@@ -67,7 +67,7 @@ def engine_environment() -> dict[str, str]:
 
 def run_as_deployed() -> None:
     """This process's program runs as ``connectors`` runs it: the cycle collector tuned and each
-    resource's stack trace cut to its source position (``components/app/command/workspace``). Every variant a
+    resource's stack trace cut to its source position (``components/app/automation/workspace``). Every variant a
     benchmark compares runs in this one process, so each gets them alike."""
     from components.app.automation.sdk_inline_server import record_source_positions_only
     from components.app.automation.workspace import collect_less_often
