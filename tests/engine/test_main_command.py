@@ -273,11 +273,15 @@ def test_a_fleet_killed_outright_cancels_every_running_stack(tmp_path):
         finally:
             double.register_gate.set()
         for stack in ("t-1", "t-2"):
-            assert "interrupted: cancelling the engine" in (logs / f"{stack}.log").read_text(), stack
+            said = (logs / f"{stack}.log").read_text()
+            assert said.count("interrupted: cancelling the engine") == 1, stack
+            assert "closed file" not in said and "Traceback" not in said, stack
         deadline = time.monotonic() + 90
         while still_running(running) and time.monotonic() < deadline:
             time.sleep(0.5)
         assert still_running(running) == []
+        locks = work / ".pulumi-state" / ".pulumi" / "locks"
+        assert not any(p.is_file() for p in locks.rglob("*")), "each engine was cancelled and released its stack"
 
 
 def test_status_of_a_stack_that_does_not_exist_creates_nothing_and_render_keeps_a_folder_clean(tmp_path):
