@@ -23,6 +23,11 @@ from components.registration.rules import UUID_RULE, admin_over_http_problem, is
 Seconds = Annotated[float, Field(gt=0, le=contract.MAX_SECONDS)]
 
 
+def _told(config: str) -> Any:
+    """The field's description: the contract's for the input of that name (one text, every audience)."""
+    return Field(description=contract.doc(config))
+
+
 def _uuid(value: str) -> str:
     """A UUID (8-4-4-4-12 hexadecimal digits)."""
     if not is_uuid(value):
@@ -124,44 +129,30 @@ class AdminCredentialsArgs(Model):
 
 
 class RegistrationArgs(Model):
-    """The connector's registration with the platform: done once, its uuid kept in state."""
+    """The connector's registration with the platform: done once, its uuid kept in state. A field
+    that is an input of the registration takes its description from the contract's table."""
 
-    platform_url: StrInput
-    """The platform Core's base URL."""
-    name: NonEmpty
-    """The connector's name on the platform."""
-    auth_type: contract.AuthType
-    """How the platform authenticates to the connector."""
-    auth_attributes: list[AttributeArgs] = []
-    """The authentication's attributes (always secret in state)."""
-    custom_attributes: list[AttributeArgs] = []
-    """Further attributes sent with the registration."""
-    version: contract.ConnectorVersion = contract.default("connector_version")
-    """The connector API version the connector implements."""
-    retry_initial_seconds: Seconds = contract.default("retry_initial_seconds")
-    """The first wait between attempts while the platform is unreachable."""
-    retry_max_seconds: Seconds = contract.default("retry_max_seconds")
-    """The longest wait between attempts."""
-    deadline_seconds: Seconds = contract.default("deadline_seconds")
-    """How long registration keeps trying before the update fails."""
-    ca_bundle: CaBundle | None = None
-    """The certificates to trust for the platform's URL instead of the default (Mozilla's, as
-    certifi ships them): PEM text, or the path of a file of them."""
-    insecure_skip_tls_verify: bool = contract.default("insecure_skip_tls_verify")
-    """Skip verifying the platform's certificate (tests only)."""
+    platform_url: Annotated[StrInput, _told("platformUrl")]
+    name: Annotated[NonEmpty, _told("name")]
+    auth_type: Annotated[contract.AuthType, _told("authType")]
+    auth_attributes: Annotated[list[AttributeArgs], _told("authAttributes")] = []
+    custom_attributes: Annotated[list[AttributeArgs], _told("customAttributes")] = []
+    version: Annotated[contract.ConnectorVersion, _told("version")] = contract.default("connector_version")
+    retry_initial_seconds: Annotated[Seconds, _told("retryInitialSeconds")] = contract.default("retry_initial_seconds")
+    retry_max_seconds: Annotated[Seconds, _told("retryMaxSeconds")] = contract.default("retry_max_seconds")
+    deadline_seconds: Annotated[Seconds, _told("deadlineSeconds")] = contract.default("deadline_seconds")
+    ca_bundle: Annotated[CaBundle | None, _told("caBundle")] = None
+    insecure_skip_tls_verify: Annotated[bool, _told("insecureSkipTlsVerify")] = contract.default("insecure_skip_tls_verify")
     route: contract.RouteSetting = "auto"
     """How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL)."""
-    uuid: Uuid | None = None
-    """A connector already registered (by the operator, or before state was lost): adopted, never posted."""
+    uuid: Annotated[Uuid | None, _told("uuid")] = None
     admin_credentials: AdminCredentialsArgs | None = None
     """An administrator, for adopting, approving and de-registering (never sent with the register call)."""
-    send_admin_credentials_over_http: bool = contract.default("send_admin_credentials_over_http")
-    """Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback
-    address: only where the network itself is trusted (a service mesh with mTLS)."""
-    approve: bool = contract.default("approve")
-    """Approve the connector after registering it (needs adminCredentials)."""
-    deregister_on_destroy: bool = contract.default("deregister_on_destroy")
-    """Delete the platform's record when the connector is destroyed (needs adminCredentials)."""
+    send_admin_credentials_over_http: Annotated[bool, _told("sendAdminCredentialsOverHttp")] = contract.default(
+        "send_admin_credentials_over_http"
+    )
+    approve: Annotated[bool, _told("approve")] = contract.default("approve")
+    deregister_on_destroy: Annotated[bool, _told("deregisterOnDestroy")] = contract.default("deregister_on_destroy")
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:

@@ -137,7 +137,7 @@ TABLE: tuple[Input, ...] = (
         "retryInitialSeconds",
         _RETRY.initial_seconds,
         value_type="seconds",
-        doc="The first wait between attempts.",
+        doc="The first wait between attempts while the platform is unreachable.",
     ),
     Input(
         "retry_max_seconds", "retryMaxSeconds", _RETRY.max_seconds, value_type="seconds", doc="The longest wait between attempts."
@@ -153,7 +153,10 @@ TABLE: tuple[Input, ...] = (
         "ca_bundle",
         "caBundle",
         follows_config=True,
-        doc="The certificates to trust for the platform's URL: PEM text, or a file's path.",
+        doc=(
+            "The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): "
+            "PEM text, or the path of a file of them."
+        ),
     ),
     Input(
         "insecure_skip_tls_verify",
@@ -167,7 +170,10 @@ TABLE: tuple[Input, ...] = (
         "sendAdminCredentialsOverHttp",
         False,
         value_type="boolean",
-        doc="Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.",
+        doc=(
+            "Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where "
+            "the network itself is trusted (a service mesh with mTLS)."
+        ),
     ),
     Input(
         "route",
@@ -182,7 +188,12 @@ TABLE: tuple[Input, ...] = (
         "kubeconfig", "kubeconfig", from_config=False, doc="The kubeconfig (a path or its content) of the API server proxy route."
     ),
     Input("kube_context", "kubeContext", from_config=False, doc="The kubeconfig context of the API server proxy route."),
-    Input("adopt_uuid", "uuid", value_type="uuid", doc="A record already on the platform to adopt instead of registering."),
+    Input(
+        "adopt_uuid",
+        "uuid",
+        value_type="uuid",
+        doc="A connector already registered (by the operator, or before state was lost): adopted, never posted.",
+    ),
     Input(
         "admin_credentials",
         "adminCredentials",
@@ -203,7 +214,7 @@ TABLE: tuple[Input, ...] = (
         "deregisterOnDestroy",
         False,
         value_type="boolean",
-        doc="Delete the platform's record when the resource is deleted (needs adminCredentials).",
+        doc="Delete the platform's record when the connector is destroyed (needs adminCredentials).",
     ),
     Input("connector_label", "connectorLabel", "", from_config=False, compared=False, doc="How messages name the connector."),
 )
@@ -237,6 +248,12 @@ key of a shape says the shape is given."""
 ADMIN_CREDENTIAL_KEYS = tuple(key for shape in ADMIN_CREDENTIAL_SHAPES for key in shape)
 """The keys of ``adminCredentials`` (and of a Secret holding them)."""
 """The sets of keys the ``admin_credentials`` input may hold: a bearer token, or a certificate and its key."""
+
+
+def doc(config: str) -> str:
+    """What the input a connector's ``registration`` block calls ``config`` is (its description
+    for every audience: the argument models, the package's schema)."""
+    return next(i.doc for i in TABLE if i.config == config)
 
 
 def default(name: str) -> Any:

@@ -52,7 +52,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly adminCredentials: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * A record already on the platform to adopt instead of registering.
+     * A connector already registered (by the operator, or before state was lost): adopted, never posted.
      */
     declare public readonly adoptUuid: pulumi.Output<string | undefined>;
     /**
@@ -68,7 +68,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly authType: pulumi.Output<string | undefined>;
     /**
-     * The certificates to trust for the platform's URL: PEM text, or a file's path.
+     * The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
      */
     declare public readonly caBundle: pulumi.Output<string | undefined>;
     /**
@@ -88,7 +88,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly deadlineSeconds: pulumi.Output<number | undefined>;
     /**
-     * Delete the platform's record when the resource is deleted (needs adminCredentials).
+     * Delete the platform's record when the connector is destroyed (needs adminCredentials).
      */
     declare public readonly deregisterOnDestroy: pulumi.Output<boolean | undefined>;
     /**
@@ -116,7 +116,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly registeredAt: pulumi.Output<string>;
     /**
-     * The first wait between attempts.
+     * The first wait between attempts while the platform is unreachable.
      */
     declare public readonly retryInitialSeconds: pulumi.Output<number | undefined>;
     /**
@@ -128,7 +128,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly route: pulumi.Output<string | undefined>;
     /**
-     * Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+     * Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
      */
     declare public readonly sendAdminCredentialsOverHttp: pulumi.Output<boolean | undefined>;
     /**
@@ -233,7 +233,7 @@ export interface RegistrationArgs {
      */
     adminCredentials?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * A record already on the platform to adopt instead of registering.
+     * A connector already registered (by the operator, or before state was lost): adopted, never posted.
      */
     adoptUuid?: pulumi.Input<string | undefined>;
     /**
@@ -249,7 +249,7 @@ export interface RegistrationArgs {
      */
     authType: pulumi.Input<string>;
     /**
-     * The certificates to trust for the platform's URL: PEM text, or a file's path.
+     * The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
      */
     caBundle?: pulumi.Input<string | undefined>;
     /**
@@ -269,7 +269,7 @@ export interface RegistrationArgs {
      */
     deadlineSeconds?: pulumi.Input<number | undefined>;
     /**
-     * Delete the platform's record when the resource is deleted (needs adminCredentials).
+     * Delete the platform's record when the connector is destroyed (needs adminCredentials).
      */
     deregisterOnDestroy?: pulumi.Input<boolean | undefined>;
     /**
@@ -293,7 +293,7 @@ export interface RegistrationArgs {
      */
     platformUrl: pulumi.Input<string>;
     /**
-     * The first wait between attempts.
+     * The first wait between attempts while the platform is unreachable.
      */
     retryInitialSeconds?: pulumi.Input<number | undefined>;
     /**
@@ -305,7 +305,7 @@ export interface RegistrationArgs {
      */
     route?: pulumi.Input<string | undefined>;
     /**
-     * Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+     * Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
      */
     sendAdminCredentialsOverHttp?: pulumi.Input<boolean | undefined>;
     /**

@@ -834,7 +834,7 @@ func (o ConfigTokenSecretRefOutput) TokenKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConfigTokenSecretRef) *string { return v.TokenKey }).(pulumi.StringPtrOutput)
 }
 
-// The connector's registration with the platform: done once, its uuid kept in state.
+// The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
 type ConnectorRegistration struct {
 	// An administrator, for adopting, approving and de-registering (never sent with the register call).
 	AdminCredentials *AdminCredentials `pulumi:"adminCredentials"`
@@ -848,7 +848,7 @@ type ConnectorRegistration struct {
 	CaBundle *string `pulumi:"caBundle"`
 	// Further attributes sent with the registration.
 	CustomAttributes []Attribute `pulumi:"customAttributes"`
-	// How long registration keeps trying before the update fails.
+	// How long a call to the platform may take in all, every retry included.
 	DeadlineSeconds *float64 `pulumi:"deadlineSeconds"`
 	// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 	DeregisterOnDestroy *bool `pulumi:"deregisterOnDestroy"`
@@ -856,7 +856,7 @@ type ConnectorRegistration struct {
 	InsecureSkipTlsVerify *bool `pulumi:"insecureSkipTlsVerify"`
 	// The connector's name on the platform.
 	Name string `pulumi:"name"`
-	// The platform Core's base URL.
+	// The platform Core's base URL, with its /api prefix.
 	PlatformUrl string `pulumi:"platformUrl"`
 	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds *float64 `pulumi:"retryInitialSeconds"`
@@ -868,7 +868,7 @@ type ConnectorRegistration struct {
 	SendAdminCredentialsOverHttp *bool `pulumi:"sendAdminCredentialsOverHttp"`
 	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 	Uuid *string `pulumi:"uuid"`
-	// The connector API version the connector implements.
+	// The connector API version the connector implements (v1 or v2).
 	Version *ConnectorRegistrationVersion `pulumi:"version"`
 }
 
@@ -883,7 +883,7 @@ type ConnectorRegistrationInput interface {
 	ToConnectorRegistrationOutputWithContext(context.Context) ConnectorRegistrationOutput
 }
 
-// The connector's registration with the platform: done once, its uuid kept in state.
+// The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
 type ConnectorRegistrationArgs struct {
 	// An administrator, for adopting, approving and de-registering (never sent with the register call).
 	AdminCredentials AdminCredentialsPtrInput `pulumi:"adminCredentials"`
@@ -897,7 +897,7 @@ type ConnectorRegistrationArgs struct {
 	CaBundle pulumi.StringPtrInput `pulumi:"caBundle"`
 	// Further attributes sent with the registration.
 	CustomAttributes AttributeArrayInput `pulumi:"customAttributes"`
-	// How long registration keeps trying before the update fails.
+	// How long a call to the platform may take in all, every retry included.
 	DeadlineSeconds pulumi.Float64PtrInput `pulumi:"deadlineSeconds"`
 	// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 	DeregisterOnDestroy pulumi.BoolPtrInput `pulumi:"deregisterOnDestroy"`
@@ -905,7 +905,7 @@ type ConnectorRegistrationArgs struct {
 	InsecureSkipTlsVerify pulumi.BoolPtrInput `pulumi:"insecureSkipTlsVerify"`
 	// The connector's name on the platform.
 	Name pulumi.StringInput `pulumi:"name"`
-	// The platform Core's base URL.
+	// The platform Core's base URL, with its /api prefix.
 	PlatformUrl pulumi.StringInput `pulumi:"platformUrl"`
 	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds pulumi.Float64PtrInput `pulumi:"retryInitialSeconds"`
@@ -917,7 +917,7 @@ type ConnectorRegistrationArgs struct {
 	SendAdminCredentialsOverHttp pulumi.BoolPtrInput `pulumi:"sendAdminCredentialsOverHttp"`
 	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 	Uuid pulumi.StringPtrInput `pulumi:"uuid"`
-	// The connector API version the connector implements.
+	// The connector API version the connector implements (v1 or v2).
 	Version ConnectorRegistrationVersionPtrInput `pulumi:"version"`
 }
 
@@ -974,7 +974,7 @@ func (i *connectorRegistrationPtrType) ToConnectorRegistrationPtrOutputWithConte
 	return pulumi.ToOutputWithContext(ctx, i).(ConnectorRegistrationPtrOutput)
 }
 
-// The connector's registration with the platform: done once, its uuid kept in state.
+// The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
 type ConnectorRegistrationOutput struct{ *pulumi.OutputState }
 
 func (ConnectorRegistrationOutput) ElementType() reflect.Type {
@@ -1029,7 +1029,7 @@ func (o ConnectorRegistrationOutput) CustomAttributes() AttributeArrayOutput {
 	return o.ApplyT(func(v ConnectorRegistration) []Attribute { return v.CustomAttributes }).(AttributeArrayOutput)
 }
 
-// How long registration keeps trying before the update fails.
+// How long a call to the platform may take in all, every retry included.
 func (o ConnectorRegistrationOutput) DeadlineSeconds() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *float64 { return v.DeadlineSeconds }).(pulumi.Float64PtrOutput)
 }
@@ -1049,7 +1049,7 @@ func (o ConnectorRegistrationOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v ConnectorRegistration) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// The platform Core's base URL.
+// The platform Core's base URL, with its /api prefix.
 func (o ConnectorRegistrationOutput) PlatformUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v ConnectorRegistration) string { return v.PlatformUrl }).(pulumi.StringOutput)
 }
@@ -1079,7 +1079,7 @@ func (o ConnectorRegistrationOutput) Uuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *string { return v.Uuid }).(pulumi.StringPtrOutput)
 }
 
-// The connector API version the connector implements.
+// The connector API version the connector implements (v1 or v2).
 func (o ConnectorRegistrationOutput) Version() ConnectorRegistrationVersionPtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *ConnectorRegistrationVersion { return v.Version }).(ConnectorRegistrationVersionPtrOutput)
 }
@@ -1168,7 +1168,7 @@ func (o ConnectorRegistrationPtrOutput) CustomAttributes() AttributeArrayOutput 
 	}).(AttributeArrayOutput)
 }
 
-// How long registration keeps trying before the update fails.
+// How long a call to the platform may take in all, every retry included.
 func (o ConnectorRegistrationPtrOutput) DeadlineSeconds() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *float64 {
 		if v == nil {
@@ -1208,7 +1208,7 @@ func (o ConnectorRegistrationPtrOutput) Name() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The platform Core's base URL.
+// The platform Core's base URL, with its /api prefix.
 func (o ConnectorRegistrationPtrOutput) PlatformUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *string {
 		if v == nil {
@@ -1268,7 +1268,7 @@ func (o ConnectorRegistrationPtrOutput) Uuid() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The connector API version the connector implements.
+// The connector API version the connector implements (v1 or v2).
 func (o ConnectorRegistrationPtrOutput) Version() ConnectorRegistrationVersionPtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *ConnectorRegistrationVersion {
 		if v == nil {

@@ -18,7 +18,7 @@ type Registration struct {
 
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials pulumi.StringMapOutput `pulumi:"adminCredentials"`
-	// A record already on the platform to adopt instead of registering.
+	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 	AdoptUuid pulumi.StringPtrOutput `pulumi:"adoptUuid"`
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve pulumi.BoolPtrOutput `pulumi:"approve"`
@@ -26,7 +26,7 @@ type Registration struct {
 	AuthAttributes AttributeArrayOutput `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType pulumi.StringPtrOutput `pulumi:"authType"`
-	// The certificates to trust for the platform's URL: PEM text, or a file's path.
+	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
 	CaBundle pulumi.StringPtrOutput `pulumi:"caBundle"`
 	// How messages name the connector.
 	ConnectorLabel pulumi.StringPtrOutput `pulumi:"connectorLabel"`
@@ -36,7 +36,7 @@ type Registration struct {
 	CustomAttributes AttributeArrayOutput `pulumi:"customAttributes"`
 	// How long a call to the platform may take in all, every retry included.
 	DeadlineSeconds pulumi.Float64PtrOutput `pulumi:"deadlineSeconds"`
-	// Delete the platform's record when the resource is deleted (needs adminCredentials).
+	// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 	DeregisterOnDestroy pulumi.BoolPtrOutput `pulumi:"deregisterOnDestroy"`
 	// Skip verifying the platform's certificate (tests only).
 	InsecureSkipTlsVerify pulumi.BoolPtrOutput `pulumi:"insecureSkipTlsVerify"`
@@ -50,13 +50,13 @@ type Registration struct {
 	PlatformUrl pulumi.StringPtrOutput `pulumi:"platformUrl"`
 	// When the connector was registered (ISO 8601).
 	RegisteredAt pulumi.StringOutput `pulumi:"registeredAt"`
-	// The first wait between attempts.
+	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds pulumi.Float64PtrOutput `pulumi:"retryInitialSeconds"`
 	// The longest wait between attempts.
 	RetryMaxSeconds pulumi.Float64PtrOutput `pulumi:"retryMaxSeconds"`
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route pulumi.StringPtrOutput `pulumi:"route"`
-	// Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
 	SendAdminCredentialsOverHttp pulumi.BoolPtrOutput `pulumi:"sendAdminCredentialsOverHttp"`
 	// The record's status as the platform last reported it.
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -137,7 +137,7 @@ func RegistrationExists(ctx *pulumi.Context,
 type registrationArgs struct {
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials map[string]string `pulumi:"adminCredentials"`
-	// A record already on the platform to adopt instead of registering.
+	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 	AdoptUuid *string `pulumi:"adoptUuid"`
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve *bool `pulumi:"approve"`
@@ -145,7 +145,7 @@ type registrationArgs struct {
 	AuthAttributes []Attribute `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType string `pulumi:"authType"`
-	// The certificates to trust for the platform's URL: PEM text, or a file's path.
+	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
 	CaBundle *string `pulumi:"caBundle"`
 	// How messages name the connector.
 	ConnectorLabel *string `pulumi:"connectorLabel"`
@@ -155,7 +155,7 @@ type registrationArgs struct {
 	CustomAttributes []Attribute `pulumi:"customAttributes"`
 	// How long a call to the platform may take in all, every retry included.
 	DeadlineSeconds *float64 `pulumi:"deadlineSeconds"`
-	// Delete the platform's record when the resource is deleted (needs adminCredentials).
+	// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 	DeregisterOnDestroy *bool `pulumi:"deregisterOnDestroy"`
 	// Skip verifying the platform's certificate (tests only).
 	InsecureSkipTlsVerify *bool `pulumi:"insecureSkipTlsVerify"`
@@ -167,13 +167,13 @@ type registrationArgs struct {
 	Name string `pulumi:"name"`
 	// The platform Core's base URL, with its /api prefix.
 	PlatformUrl string `pulumi:"platformUrl"`
-	// The first wait between attempts.
+	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds *float64 `pulumi:"retryInitialSeconds"`
 	// The longest wait between attempts.
 	RetryMaxSeconds *float64 `pulumi:"retryMaxSeconds"`
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route *string `pulumi:"route"`
-	// Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
 	SendAdminCredentialsOverHttp *bool `pulumi:"sendAdminCredentialsOverHttp"`
 	// The connector's URL the platform calls (its Service's in-cluster address).
 	Url string `pulumi:"url"`
@@ -183,7 +183,7 @@ type registrationArgs struct {
 type RegistrationArgs struct {
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials pulumi.StringMapInput
-	// A record already on the platform to adopt instead of registering.
+	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 	AdoptUuid pulumi.StringPtrInput
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve pulumi.BoolPtrInput
@@ -191,7 +191,7 @@ type RegistrationArgs struct {
 	AuthAttributes AttributeArrayInput
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType pulumi.StringInput
-	// The certificates to trust for the platform's URL: PEM text, or a file's path.
+	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
 	CaBundle pulumi.StringPtrInput
 	// How messages name the connector.
 	ConnectorLabel pulumi.StringPtrInput
@@ -201,7 +201,7 @@ type RegistrationArgs struct {
 	CustomAttributes AttributeArrayInput
 	// How long a call to the platform may take in all, every retry included.
 	DeadlineSeconds pulumi.Float64PtrInput
-	// Delete the platform's record when the resource is deleted (needs adminCredentials).
+	// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 	DeregisterOnDestroy pulumi.BoolPtrInput
 	// Skip verifying the platform's certificate (tests only).
 	InsecureSkipTlsVerify pulumi.BoolPtrInput
@@ -213,13 +213,13 @@ type RegistrationArgs struct {
 	Name pulumi.StringInput
 	// The platform Core's base URL, with its /api prefix.
 	PlatformUrl pulumi.StringInput
-	// The first wait between attempts.
+	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds pulumi.Float64PtrInput
 	// The longest wait between attempts.
 	RetryMaxSeconds pulumi.Float64PtrInput
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route pulumi.StringPtrInput
-	// Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
 	SendAdminCredentialsOverHttp pulumi.BoolPtrInput
 	// The connector's URL the platform calls (its Service's in-cluster address).
 	Url pulumi.StringInput
@@ -267,7 +267,7 @@ func (o RegistrationOutput) AdminCredentials() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringMapOutput { return v.AdminCredentials }).(pulumi.StringMapOutput)
 }
 
-// A record already on the platform to adopt instead of registering.
+// A connector already registered (by the operator, or before state was lost): adopted, never posted.
 func (o RegistrationOutput) AdoptUuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.AdoptUuid }).(pulumi.StringPtrOutput)
 }
@@ -287,7 +287,7 @@ func (o RegistrationOutput) AuthType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.AuthType }).(pulumi.StringPtrOutput)
 }
 
-// The certificates to trust for the platform's URL: PEM text, or a file's path.
+// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
 func (o RegistrationOutput) CaBundle() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.CaBundle }).(pulumi.StringPtrOutput)
 }
@@ -312,7 +312,7 @@ func (o RegistrationOutput) DeadlineSeconds() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.Float64PtrOutput { return v.DeadlineSeconds }).(pulumi.Float64PtrOutput)
 }
 
-// Delete the platform's record when the resource is deleted (needs adminCredentials).
+// Delete the platform's record when the connector is destroyed (needs adminCredentials).
 func (o RegistrationOutput) DeregisterOnDestroy() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.BoolPtrOutput { return v.DeregisterOnDestroy }).(pulumi.BoolPtrOutput)
 }
@@ -347,7 +347,7 @@ func (o RegistrationOutput) RegisteredAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringOutput { return v.RegisteredAt }).(pulumi.StringOutput)
 }
 
-// The first wait between attempts.
+// The first wait between attempts while the platform is unreachable.
 func (o RegistrationOutput) RetryInitialSeconds() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.Float64PtrOutput { return v.RetryInitialSeconds }).(pulumi.Float64PtrOutput)
 }
@@ -362,7 +362,7 @@ func (o RegistrationOutput) Route() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.Route }).(pulumi.StringPtrOutput)
 }
 
-// Allow adminCredentials over a plain http:// platformUrl that is not a loopback address.
+// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
 func (o RegistrationOutput) SendAdminCredentialsOverHttp() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.BoolPtrOutput { return v.SendAdminCredentialsOverHttp }).(pulumi.BoolPtrOutput)
 }

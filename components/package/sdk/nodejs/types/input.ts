@@ -123,7 +123,7 @@ export interface ConfigTokenSecretRefArgs {
 }
 
 /**
- * The connector's registration with the platform: done once, its uuid kept in state.
+ * The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
  */
 export interface ConnectorRegistrationArgs {
     /**
@@ -151,7 +151,7 @@ export interface ConnectorRegistrationArgs {
      */
     customAttributes?: pulumi.Input<pulumi.Input<inputs.AttributeArgs>[] | undefined>;
     /**
-     * How long registration keeps trying before the update fails.
+     * How long a call to the platform may take in all, every retry included.
      */
     deadlineSeconds?: pulumi.Input<number | undefined>;
     /**
@@ -167,7 +167,7 @@ export interface ConnectorRegistrationArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * The platform Core's base URL.
+     * The platform Core's base URL, with its /api prefix.
      */
     platformUrl: pulumi.Input<string>;
     /**
@@ -191,7 +191,7 @@ export interface ConnectorRegistrationArgs {
      */
     uuid?: pulumi.Input<string | undefined>;
     /**
-     * The connector API version the connector implements.
+     * The connector API version the connector implements (v1 or v2).
      */
     version?: pulumi.Input<enums.ConnectorRegistrationVersion | undefined>;
 }

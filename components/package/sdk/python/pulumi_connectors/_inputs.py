@@ -558,7 +558,7 @@ class ConfigTokenSecretRefArgs:
 
 class ConnectorRegistrationArgsDict(TypedDict):
     """
-    The connector's registration with the platform: done once, its uuid kept in state.
+    The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
     """
     auth_type: pulumi.Input['ConnectorRegistrationAuthType']
     """
@@ -570,7 +570,7 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     platform_url: pulumi.Input[_builtins.str]
     """
-    The platform Core's base URL.
+    The platform Core's base URL, with its /api prefix.
     """
     admin_credentials: NotRequired[pulumi.Input[Optional['AdminCredentialsArgsDict']]]
     """
@@ -594,7 +594,7 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     deadline_seconds: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
-    How long registration keeps trying before the update fails.
+    How long a call to the platform may take in all, every retry included.
     """
     deregister_on_destroy: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -626,7 +626,7 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     version: NotRequired[pulumi.Input[Optional['ConnectorRegistrationVersion']]]
     """
-    The connector API version the connector implements.
+    The connector API version the connector implements (v1 or v2).
     """
 
 @pulumi.input_type
@@ -650,17 +650,17 @@ class ConnectorRegistrationArgs:
                  uuid: pulumi.Input[Optional[_builtins.str]] = None,
                  version: pulumi.Input[Optional['ConnectorRegistrationVersion']] = None):
         """
-        The connector's registration with the platform: done once, its uuid kept in state.
+        The connector's registration with the platform: done once, its uuid kept in state. A field that is an input of the registration takes its description from the contract's table.
 
         :param pulumi.Input['ConnectorRegistrationAuthType'] auth_type: How the platform authenticates to the connector.
         :param pulumi.Input[_builtins.str] name: The connector's name on the platform.
-        :param pulumi.Input[_builtins.str] platform_url: The platform Core's base URL.
+        :param pulumi.Input[_builtins.str] platform_url: The platform Core's base URL, with its /api prefix.
         :param pulumi.Input['AdminCredentialsArgs'] admin_credentials: An administrator, for adopting, approving and de-registering (never sent with the register call).
         :param pulumi.Input[_builtins.bool] approve: Approve the connector after registering it (needs adminCredentials).
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] auth_attributes: The authentication's attributes (always secret in state).
         :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] custom_attributes: Further attributes sent with the registration.
-        :param pulumi.Input[_builtins.float] deadline_seconds: How long registration keeps trying before the update fails.
+        :param pulumi.Input[_builtins.float] deadline_seconds: How long a call to the platform may take in all, every retry included.
         :param pulumi.Input[_builtins.bool] deregister_on_destroy: Delete the platform's record when the connector is destroyed (needs adminCredentials).
         :param pulumi.Input[_builtins.bool] insecure_skip_tls_verify: Skip verifying the platform's certificate (tests only).
         :param pulumi.Input[_builtins.float] retry_initial_seconds: The first wait between attempts while the platform is unreachable.
@@ -668,7 +668,7 @@ class ConnectorRegistrationArgs:
         :param pulumi.Input['ConnectorRegistrationRoute'] route: How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL).
         :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
         :param pulumi.Input[_builtins.str] uuid: A connector already registered (by the operator, or before state was lost): adopted, never posted.
-        :param pulumi.Input['ConnectorRegistrationVersion'] version: The connector API version the connector implements.
+        :param pulumi.Input['ConnectorRegistrationVersion'] version: The connector API version the connector implements (v1 or v2).
         """
         pulumi.set(__self__, "auth_type", auth_type)
         pulumi.set(__self__, "name", name)
@@ -730,7 +730,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter(name="platformUrl")
     def platform_url(self) -> pulumi.Input[_builtins.str]:
         """
-        The platform Core's base URL.
+        The platform Core's base URL, with its /api prefix.
         """
         return pulumi.get(self, "platform_url")
 
@@ -802,7 +802,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter(name="deadlineSeconds")
     def deadline_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
-        How long registration keeps trying before the update fails.
+        How long a call to the platform may take in all, every retry included.
         """
         return pulumi.get(self, "deadline_seconds")
 
@@ -898,7 +898,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter
     def version(self) -> pulumi.Input[Optional['ConnectorRegistrationVersion']]:
         """
-        The connector API version the connector implements.
+        The connector API version the connector implements (v1 or v2).
         """
         return pulumi.get(self, "version")
 
