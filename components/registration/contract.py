@@ -153,10 +153,7 @@ TABLE: tuple[Input, ...] = (
         "ca_bundle",
         "caBundle",
         follows_config=True,
-        doc=(
-            "The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): "
-            "PEM text, or the path of a file of them."
-        ),
+        doc="The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.",
     ),
     Input(
         "insecure_skip_tls_verify",
@@ -170,10 +167,7 @@ TABLE: tuple[Input, ...] = (
         "sendAdminCredentialsOverHttp",
         False,
         value_type="boolean",
-        doc=(
-            "Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where "
-            "the network itself is trusted (a service mesh with mTLS)."
-        ),
+        doc="Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).",
     ),
     Input(
         "route",
@@ -188,12 +182,7 @@ TABLE: tuple[Input, ...] = (
         "kubeconfig", "kubeconfig", from_config=False, doc="The kubeconfig (a path or its content) of the API server proxy route."
     ),
     Input("kube_context", "kubeContext", from_config=False, doc="The kubeconfig context of the API server proxy route."),
-    Input(
-        "adopt_uuid",
-        "uuid",
-        value_type="uuid",
-        doc="A connector already registered (by the operator, or before state was lost): adopted, never posted.",
-    ),
+    Input("adopt_uuid", "uuid", value_type="uuid", doc="A connector already registered (by the operator, or before): adopted."),
     Input(
         "admin_credentials",
         "adminCredentials",
@@ -251,8 +240,7 @@ ADMIN_CREDENTIAL_KEYS = tuple(key for shape in ADMIN_CREDENTIAL_SHAPES for key i
 
 
 def doc(config: str) -> str:
-    """What the input a connector's ``registration`` block calls ``config`` is (its description
-    for every audience: the argument models, the package's schema)."""
+    """The description of the input a ``registration`` block calls ``config``, for every audience."""
     return next(i.doc for i in TABLE if i.config == config)
 
 

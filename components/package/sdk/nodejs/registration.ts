@@ -52,7 +52,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly adminCredentials: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * A connector already registered (by the operator, or before state was lost): adopted, never posted.
+     * A connector already registered (by the operator, or before): adopted.
      */
     declare public readonly adoptUuid: pulumi.Output<string | undefined>;
     /**
@@ -68,7 +68,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly authType: pulumi.Output<string | undefined>;
     /**
-     * The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+     * The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
      */
     declare public readonly caBundle: pulumi.Output<string | undefined>;
     /**
@@ -128,7 +128,7 @@ export class Registration extends pulumi.CustomResource {
      */
     declare public readonly route: pulumi.Output<string | undefined>;
     /**
-     * Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+     * Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
      */
     declare public readonly sendAdminCredentialsOverHttp: pulumi.Output<boolean | undefined>;
     /**
@@ -233,7 +233,7 @@ export interface RegistrationArgs {
      */
     adminCredentials?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * A connector already registered (by the operator, or before state was lost): adopted, never posted.
+     * A connector already registered (by the operator, or before): adopted.
      */
     adoptUuid?: pulumi.Input<string | undefined>;
     /**
@@ -249,7 +249,7 @@ export interface RegistrationArgs {
      */
     authType: pulumi.Input<string>;
     /**
-     * The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+     * The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
      */
     caBundle?: pulumi.Input<string | undefined>;
     /**
@@ -305,7 +305,7 @@ export interface RegistrationArgs {
      */
     route?: pulumi.Input<string | undefined>;
     /**
-     * Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+     * Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
      */
     sendAdminCredentialsOverHttp?: pulumi.Input<boolean | undefined>;
     /**

@@ -844,7 +844,7 @@ type ConnectorRegistration struct {
 	AuthAttributes []Attribute `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector.
 	AuthType ConnectorRegistrationAuthType `pulumi:"authType"`
-	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+	// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 	CaBundle *string `pulumi:"caBundle"`
 	// Further attributes sent with the registration.
 	CustomAttributes []Attribute `pulumi:"customAttributes"`
@@ -864,9 +864,9 @@ type ConnectorRegistration struct {
 	RetryMaxSeconds *float64 `pulumi:"retryMaxSeconds"`
 	// How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL).
 	Route *ConnectorRegistrationRoute `pulumi:"route"`
-	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+	// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 	SendAdminCredentialsOverHttp *bool `pulumi:"sendAdminCredentialsOverHttp"`
-	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+	// A connector already registered (by the operator, or before): adopted.
 	Uuid *string `pulumi:"uuid"`
 	// The connector API version the connector implements (v1 or v2).
 	Version *ConnectorRegistrationVersion `pulumi:"version"`
@@ -893,7 +893,7 @@ type ConnectorRegistrationArgs struct {
 	AuthAttributes AttributeArrayInput `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector.
 	AuthType ConnectorRegistrationAuthTypeInput `pulumi:"authType"`
-	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+	// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 	CaBundle pulumi.StringPtrInput `pulumi:"caBundle"`
 	// Further attributes sent with the registration.
 	CustomAttributes AttributeArrayInput `pulumi:"customAttributes"`
@@ -913,9 +913,9 @@ type ConnectorRegistrationArgs struct {
 	RetryMaxSeconds pulumi.Float64PtrInput `pulumi:"retryMaxSeconds"`
 	// How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL).
 	Route ConnectorRegistrationRoutePtrInput `pulumi:"route"`
-	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+	// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 	SendAdminCredentialsOverHttp pulumi.BoolPtrInput `pulumi:"sendAdminCredentialsOverHttp"`
-	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+	// A connector already registered (by the operator, or before): adopted.
 	Uuid pulumi.StringPtrInput `pulumi:"uuid"`
 	// The connector API version the connector implements (v1 or v2).
 	Version ConnectorRegistrationVersionPtrInput `pulumi:"version"`
@@ -1019,7 +1019,7 @@ func (o ConnectorRegistrationOutput) AuthType() ConnectorRegistrationAuthTypeOut
 	return o.ApplyT(func(v ConnectorRegistration) ConnectorRegistrationAuthType { return v.AuthType }).(ConnectorRegistrationAuthTypeOutput)
 }
 
-// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 func (o ConnectorRegistrationOutput) CaBundle() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *string { return v.CaBundle }).(pulumi.StringPtrOutput)
 }
@@ -1069,12 +1069,12 @@ func (o ConnectorRegistrationOutput) Route() ConnectorRegistrationRoutePtrOutput
 	return o.ApplyT(func(v ConnectorRegistration) *ConnectorRegistrationRoute { return v.Route }).(ConnectorRegistrationRoutePtrOutput)
 }
 
-// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 func (o ConnectorRegistrationOutput) SendAdminCredentialsOverHttp() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *bool { return v.SendAdminCredentialsOverHttp }).(pulumi.BoolPtrOutput)
 }
 
-// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+// A connector already registered (by the operator, or before): adopted.
 func (o ConnectorRegistrationOutput) Uuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ConnectorRegistration) *string { return v.Uuid }).(pulumi.StringPtrOutput)
 }
@@ -1148,7 +1148,7 @@ func (o ConnectorRegistrationPtrOutput) AuthType() ConnectorRegistrationAuthType
 	}).(ConnectorRegistrationAuthTypePtrOutput)
 }
 
-// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 func (o ConnectorRegistrationPtrOutput) CaBundle() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *string {
 		if v == nil {
@@ -1248,7 +1248,7 @@ func (o ConnectorRegistrationPtrOutput) Route() ConnectorRegistrationRoutePtrOut
 	}).(ConnectorRegistrationRoutePtrOutput)
 }
 
-// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 func (o ConnectorRegistrationPtrOutput) SendAdminCredentialsOverHttp() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *bool {
 		if v == nil {
@@ -1258,7 +1258,7 @@ func (o ConnectorRegistrationPtrOutput) SendAdminCredentialsOverHttp() pulumi.Bo
 	}).(pulumi.BoolPtrOutput)
 }
 
-// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+// A connector already registered (by the operator, or before): adopted.
 func (o ConnectorRegistrationPtrOutput) Uuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ConnectorRegistration) *string {
 		if v == nil {

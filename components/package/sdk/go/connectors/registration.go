@@ -18,7 +18,7 @@ type Registration struct {
 
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials pulumi.StringMapOutput `pulumi:"adminCredentials"`
-	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+	// A connector already registered (by the operator, or before): adopted.
 	AdoptUuid pulumi.StringPtrOutput `pulumi:"adoptUuid"`
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve pulumi.BoolPtrOutput `pulumi:"approve"`
@@ -26,7 +26,7 @@ type Registration struct {
 	AuthAttributes AttributeArrayOutput `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType pulumi.StringPtrOutput `pulumi:"authType"`
-	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+	// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 	CaBundle pulumi.StringPtrOutput `pulumi:"caBundle"`
 	// How messages name the connector.
 	ConnectorLabel pulumi.StringPtrOutput `pulumi:"connectorLabel"`
@@ -56,7 +56,7 @@ type Registration struct {
 	RetryMaxSeconds pulumi.Float64PtrOutput `pulumi:"retryMaxSeconds"`
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route pulumi.StringPtrOutput `pulumi:"route"`
-	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+	// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 	SendAdminCredentialsOverHttp pulumi.BoolPtrOutput `pulumi:"sendAdminCredentialsOverHttp"`
 	// The record's status as the platform last reported it.
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -137,7 +137,7 @@ func RegistrationExists(ctx *pulumi.Context,
 type registrationArgs struct {
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials map[string]string `pulumi:"adminCredentials"`
-	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+	// A connector already registered (by the operator, or before): adopted.
 	AdoptUuid *string `pulumi:"adoptUuid"`
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve *bool `pulumi:"approve"`
@@ -145,7 +145,7 @@ type registrationArgs struct {
 	AuthAttributes []Attribute `pulumi:"authAttributes"`
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType string `pulumi:"authType"`
-	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+	// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 	CaBundle *string `pulumi:"caBundle"`
 	// How messages name the connector.
 	ConnectorLabel *string `pulumi:"connectorLabel"`
@@ -173,7 +173,7 @@ type registrationArgs struct {
 	RetryMaxSeconds *float64 `pulumi:"retryMaxSeconds"`
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route *string `pulumi:"route"`
-	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+	// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 	SendAdminCredentialsOverHttp *bool `pulumi:"sendAdminCredentialsOverHttp"`
 	// The connector's URL the platform calls (its Service's in-cluster address).
 	Url string `pulumi:"url"`
@@ -183,7 +183,7 @@ type registrationArgs struct {
 type RegistrationArgs struct {
 	// An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
 	AdminCredentials pulumi.StringMapInput
-	// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+	// A connector already registered (by the operator, or before): adopted.
 	AdoptUuid pulumi.StringPtrInput
 	// Approve the connector after registering it (needs adminCredentials).
 	Approve pulumi.BoolPtrInput
@@ -191,7 +191,7 @@ type RegistrationArgs struct {
 	AuthAttributes AttributeArrayInput
 	// How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
 	AuthType pulumi.StringInput
-	// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+	// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 	CaBundle pulumi.StringPtrInput
 	// How messages name the connector.
 	ConnectorLabel pulumi.StringPtrInput
@@ -219,7 +219,7 @@ type RegistrationArgs struct {
 	RetryMaxSeconds pulumi.Float64PtrInput
 	// How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
 	Route pulumi.StringPtrInput
-	// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+	// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 	SendAdminCredentialsOverHttp pulumi.BoolPtrInput
 	// The connector's URL the platform calls (its Service's in-cluster address).
 	Url pulumi.StringInput
@@ -267,7 +267,7 @@ func (o RegistrationOutput) AdminCredentials() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringMapOutput { return v.AdminCredentials }).(pulumi.StringMapOutput)
 }
 
-// A connector already registered (by the operator, or before state was lost): adopted, never posted.
+// A connector already registered (by the operator, or before): adopted.
 func (o RegistrationOutput) AdoptUuid() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.AdoptUuid }).(pulumi.StringPtrOutput)
 }
@@ -287,7 +287,7 @@ func (o RegistrationOutput) AuthType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.AuthType }).(pulumi.StringPtrOutput)
 }
 
-// The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+// The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
 func (o RegistrationOutput) CaBundle() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.CaBundle }).(pulumi.StringPtrOutput)
 }
@@ -362,7 +362,7 @@ func (o RegistrationOutput) Route() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.StringPtrOutput { return v.Route }).(pulumi.StringPtrOutput)
 }
 
-// Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+// Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
 func (o RegistrationOutput) SendAdminCredentialsOverHttp() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Registration) pulumi.BoolPtrOutput { return v.SendAdminCredentialsOverHttp }).(pulumi.BoolPtrOutput)
 }

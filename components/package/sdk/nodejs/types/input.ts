@@ -143,7 +143,7 @@ export interface ConnectorRegistrationArgs {
      */
     authType: pulumi.Input<enums.ConnectorRegistrationAuthType>;
     /**
-     * The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+     * The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
      */
     caBundle?: pulumi.Input<string | undefined>;
     /**
@@ -183,11 +183,11 @@ export interface ConnectorRegistrationArgs {
      */
     route?: pulumi.Input<enums.ConnectorRegistrationRoute | undefined>;
     /**
-     * Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+     * Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
      */
     sendAdminCredentialsOverHttp?: pulumi.Input<boolean | undefined>;
     /**
-     * A connector already registered (by the operator, or before state was lost): adopted, never posted.
+     * A connector already registered (by the operator, or before): adopted.
      */
     uuid?: pulumi.Input<string | undefined>;
     /**

@@ -586,7 +586,7 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     ca_bundle: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+    The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
     """
     custom_attributes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['AttributeArgsDict']]]]]
     """
@@ -618,11 +618,11 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     send_admin_credentials_over_http: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
-    Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+    Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
     """
     uuid: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    A connector already registered (by the operator, or before state was lost): adopted, never posted.
+    A connector already registered (by the operator, or before): adopted.
     """
     version: NotRequired[pulumi.Input[Optional['ConnectorRegistrationVersion']]]
     """
@@ -658,7 +658,7 @@ class ConnectorRegistrationArgs:
         :param pulumi.Input['AdminCredentialsArgs'] admin_credentials: An administrator, for adopting, approving and de-registering (never sent with the register call).
         :param pulumi.Input[_builtins.bool] approve: Approve the connector after registering it (needs adminCredentials).
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] auth_attributes: The authentication's attributes (always secret in state).
-        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] custom_attributes: Further attributes sent with the registration.
         :param pulumi.Input[_builtins.float] deadline_seconds: How long a call to the platform may take in all, every retry included.
         :param pulumi.Input[_builtins.bool] deregister_on_destroy: Delete the platform's record when the connector is destroyed (needs adminCredentials).
@@ -666,8 +666,8 @@ class ConnectorRegistrationArgs:
         :param pulumi.Input[_builtins.float] retry_initial_seconds: The first wait between attempts while the platform is unreachable.
         :param pulumi.Input[_builtins.float] retry_max_seconds: The longest wait between attempts.
         :param pulumi.Input['ConnectorRegistrationRoute'] route: How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL).
-        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
-        :param pulumi.Input[_builtins.str] uuid: A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
+        :param pulumi.Input[_builtins.str] uuid: A connector already registered (by the operator, or before): adopted.
         :param pulumi.Input['ConnectorRegistrationVersion'] version: The connector API version the connector implements (v1 or v2).
         """
         pulumi.set(__self__, "auth_type", auth_type)
@@ -778,7 +778,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter(name="caBundle")
     def ca_bundle(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         """
         return pulumi.get(self, "ca_bundle")
 
@@ -874,7 +874,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter(name="sendAdminCredentialsOverHttp")
     def send_admin_credentials_over_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+        Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
         """
         return pulumi.get(self, "send_admin_credentials_over_http")
 
@@ -886,7 +886,7 @@ class ConnectorRegistrationArgs:
     @pulumi.getter
     def uuid(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        A connector already registered (by the operator, or before): adopted.
         """
         return pulumi.get(self, "uuid")
 

@@ -50,10 +50,10 @@ class RegistrationArgs:
         :param pulumi.Input[_builtins.str] platform_url: The platform Core's base URL, with its /api prefix.
         :param pulumi.Input[_builtins.str] url: The connector's URL the platform calls (its Service's in-cluster address).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] admin_credentials: An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
-        :param pulumi.Input[_builtins.str] adopt_uuid: A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        :param pulumi.Input[_builtins.str] adopt_uuid: A connector already registered (by the operator, or before): adopted.
         :param pulumi.Input[_builtins.bool] approve: Approve the connector after registering it (needs adminCredentials).
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] auth_attributes: The authentication's attributes (always secret in state).
-        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         :param pulumi.Input[_builtins.str] connector_label: How messages name the connector.
         :param pulumi.Input[_builtins.str] connector_version: The connector API version the connector implements (v1 or v2). One of: v1, v2.
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] custom_attributes: Further attributes sent with the registration.
@@ -65,7 +65,7 @@ class RegistrationArgs:
         :param pulumi.Input[_builtins.float] retry_initial_seconds: The first wait between attempts while the platform is unreachable.
         :param pulumi.Input[_builtins.float] retry_max_seconds: The longest wait between attempts.
         :param pulumi.Input[_builtins.str] route: How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
-        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
         """
         pulumi.set(__self__, "auth_type", auth_type)
         pulumi.set(__self__, "name", name)
@@ -170,7 +170,7 @@ class RegistrationArgs:
     @pulumi.getter(name="adoptUuid")
     def adopt_uuid(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        A connector already registered (by the operator, or before): adopted.
         """
         return pulumi.get(self, "adopt_uuid")
 
@@ -206,7 +206,7 @@ class RegistrationArgs:
     @pulumi.getter(name="caBundle")
     def ca_bundle(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         """
         return pulumi.get(self, "ca_bundle")
 
@@ -350,7 +350,7 @@ class RegistrationArgs:
     @pulumi.getter(name="sendAdminCredentialsOverHttp")
     def send_admin_credentials_over_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+        Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
         """
         return pulumi.get(self, "send_admin_credentials_over_http")
 
@@ -393,11 +393,11 @@ class Registration(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] admin_credentials: An administrator's bearerToken, or clientCertificate and clientKey (always secret in state).
-        :param pulumi.Input[_builtins.str] adopt_uuid: A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        :param pulumi.Input[_builtins.str] adopt_uuid: A connector already registered (by the operator, or before): adopted.
         :param pulumi.Input[_builtins.bool] approve: Approve the connector after registering it (needs adminCredentials).
         :param pulumi.Input[Sequence[pulumi.Input[Union['AttributeArgs', 'AttributeArgsDict', 'outputs.Attribute']]]] auth_attributes: The authentication's attributes (always secret in state).
         :param pulumi.Input[_builtins.str] auth_type: How the platform authenticates to the connector. One of: none, basic, certificate, apiKey, jwt.
-        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        :param pulumi.Input[_builtins.str] ca_bundle: The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         :param pulumi.Input[_builtins.str] connector_label: How messages name the connector.
         :param pulumi.Input[_builtins.str] connector_version: The connector API version the connector implements (v1 or v2). One of: v1, v2.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AttributeArgs', 'AttributeArgsDict', 'outputs.Attribute']]]] custom_attributes: Further attributes sent with the registration.
@@ -411,7 +411,7 @@ class Registration(pulumi.CustomResource):
         :param pulumi.Input[_builtins.float] retry_initial_seconds: The first wait between attempts while the platform is unreachable.
         :param pulumi.Input[_builtins.float] retry_max_seconds: The longest wait between attempts.
         :param pulumi.Input[_builtins.str] route: How requests reach the platform: direct, or through the Kubernetes API server's service proxy. One of: direct, apiServerProxy.
-        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+        :param pulumi.Input[_builtins.bool] send_admin_credentials_over_http: Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
         :param pulumi.Input[_builtins.str] url: The connector's URL the platform calls (its Service's in-cluster address).
         """
         ...
@@ -568,7 +568,7 @@ class Registration(pulumi.CustomResource):
     @pulumi.getter(name="adoptUuid")
     def adopt_uuid(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        A connector already registered (by the operator, or before state was lost): adopted, never posted.
+        A connector already registered (by the operator, or before): adopted.
         """
         return pulumi.get(self, "adopt_uuid")
 
@@ -600,7 +600,7 @@ class Registration(pulumi.CustomResource):
     @pulumi.getter(name="caBundle")
     def ca_bundle(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The certificates to trust for the platform's URL instead of the default (Mozilla's, as certifi ships them): PEM text, or the path of a file of them.
+        The certificates to trust for the platform's URL instead of Mozilla's: PEM text, or the path of a file of them.
         """
         return pulumi.get(self, "ca_bundle")
 
@@ -720,7 +720,7 @@ class Registration(pulumi.CustomResource):
     @pulumi.getter(name="sendAdminCredentialsOverHttp")
     def send_admin_credentials_over_http(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Allow adminCredentials with a plain http:// platformUrl whose host is not a loopback address: only where the network itself is trusted (a service mesh with mTLS).
+        Allow adminCredentials over a plain http:// platformUrl not on a loopback host (a trusted network: mTLS mesh).
         """
         return pulumi.get(self, "send_admin_credentials_over_http")
 
