@@ -68,11 +68,13 @@ parses it once."""
 def _typed(node: yaml.Node) -> yaml.Node:
     """``node`` (composed with no implicit types: every plain scalar a string) with the tags
     YAML 1.1 resolves for its plain scalars, as ``yaml.safe_load`` would have composed it."""
-    resolver = yaml.SafeLoader.__new__(yaml.SafeLoader)
-    yaml.resolver.Resolver.__init__(resolver)
-    pending = [node]
+    resolver = yaml.resolver.Resolver()  # SafeLoader's own
+    pending, seen = [node], set()
     while pending:
         current = pending.pop()
+        if id(current) in seen:  # an alias: its node is visited once
+            continue
+        seen.add(id(current))
         if isinstance(current, yaml.ScalarNode) and current.style is None and current.tag == "tag:yaml.org,2002:str":
             current.tag = resolver.resolve(yaml.ScalarNode, current.value, (True, False))
         elif isinstance(current, yaml.SequenceNode):

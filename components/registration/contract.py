@@ -18,7 +18,7 @@ from components.registration.attributes import is_attribute_list, platform_attri
 __all__ = ["FILL_THE_UUID", "OUTPUTS", "REGISTERED_AT", "STATUS", "TABLE", "UUID", "UUID_UNKNOWN"]
 
 
-def _camel(snake: str) -> str:
+def camel_case(snake: str) -> str:
     head, *rest = snake.split("_")
     return head + "".join(part.title() for part in rest)
 
@@ -54,7 +54,7 @@ class Input:
 
     def __post_init__(self) -> None:
         if not self.package:
-            object.__setattr__(self, "package", _camel(self.python))
+            object.__setattr__(self, "package", camel_case(self.python))
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class Output:
     @property
     def package(self) -> str:
         """Its property on the component package's ``Registration`` and components."""
-        return _camel(self.python)
+        return camel_case(self.python)
 
 
 AuthType = Literal["none", "basic", "certificate", "apiKey", "jwt"]

@@ -4,7 +4,7 @@ API server's credentials for that route: ``kube.kube_access``)."""
 
 from __future__ import annotations
 
-import re
+import dataclasses
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,7 +121,7 @@ def admin_credentials(value: Any) -> AdminCredentials | None:
     ``contract.ADMIN_CREDENTIAL_SHAPES``), None without any."""
     if not isinstance(value, dict) or not any(value.get(shape[0]) for shape in contract.ADMIN_CREDENTIAL_SHAPES):
         return None
-    return AdminCredentials(**{re.sub("([A-Z])", r"_\1", key).lower(): value.get(key) for key in contract.ADMIN_CREDENTIAL_KEYS})
+    return AdminCredentials(**{f.name: value.get(contract.camel_case(f.name)) for f in dataclasses.fields(AdminCredentials)})
 
 
 def destination(props: dict[str, Any], access: ApiServerAccess | None) -> Destination:

@@ -77,11 +77,12 @@ def inputs_of(place: Place, stack: str) -> dict[str, Any]:
     it runs is not taken for one it applied); the plugins as the names of those installed
     (``fingerprint`` keeps their digest)."""
     settings = stack_file(place.work_dir, stack)
+    config = written_config(settings)
     version = place.cli.version or cli_version(str(place.cli.bin_dir / "pulumi"))
     return {
         "settings": settings_digest(settings, place.work_dir / PROJECT_FILE),
-        "cluster": cluster_digest(written_config(settings), place.work_dir),
-        "routes": routes_digest(written_config(settings)),
+        "cluster": cluster_digest(config, place.work_dir),
+        "routes": routes_digest(config),
         "code": code_digest(),
         "packages": packages_digest(),
         "cli": ".".join(map(str, version or ())),
