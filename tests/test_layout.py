@@ -180,7 +180,7 @@ def test_every_module_of_a_package_has_its_test_module_in_its_mirror(package):
     untested = [
         p.stem
         for p in modules(COMPONENTS / package)
-        if p.stem != "__init__" and not (ROOT / "tests" / package / f"test_{p.stem}.py").exists()
+        if p.stem != "__init__" and not (ROOT / "tests" / p.parent.relative_to(COMPONENTS) / f"test_{p.stem}.py").exists()
     ]
     assert untested == []
 

@@ -16,10 +16,15 @@ from components.render.objects import Obj, type_fields
 
 @dataclass(frozen=True)
 class Probe:
+    """An HTTP GET of ``path`` on the workload's port, or ``command`` run in the container."""
+
     path: str
     initial_delay_seconds: int | None = None
     period_seconds: int | None = None
     failure_threshold: int | None = None
+    timeout_seconds: int | None = None
+    success_threshold: int | None = None
+    command: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,12 @@ class Workload:
     """The pod template's own labels when they differ from the objects' (``labels``)."""
     operator_hardening: bool = False
     """Harden containers exactly as the reference operator writes it (see ``harden_container``)."""
+    sidecars_first: bool = False
+    """List the sidecars before the main container (the kubelet starts them in this order)."""
+    lifecycle: Obj | None = None
+    """The main container's lifecycle hooks."""
+    service_ports: list[Obj] | None = None
+    """The Service's ports as given, instead of one per container port."""
 
     def ports(self) -> list[tuple[str, int]]:
         """(name, port) of every port, the primary first."""
@@ -100,13 +111,17 @@ def harden_container(container: Obj, as_the_operator: bool = False) -> Obj:
 
 
 def render_probe(probe: Probe | None, port: int) -> Obj | None:
-    if probe is None or not probe.path:
+    if probe is None or not (probe.path or probe.command):
         return None
-    rendered: Obj = {"httpGet": {"path": probe.path, "port": port}}
+    rendered: Obj = (
+        {"exec": {"command": list(probe.command)}} if probe.command else {"httpGet": {"path": probe.path, "port": port}}
+    )
     for key, value in (
         ("initialDelaySeconds", probe.initial_delay_seconds),
         ("periodSeconds", probe.period_seconds),
         ("failureThreshold", probe.failure_threshold),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("successThreshold", probe.success_threshold),
     ):
         if value:
             rendered[key] = value
@@ -130,6 +145,7 @@ def render_main_container(w: Workload) -> Obj:
         "livenessProbe": render_probe(w.liveness, w.port),
         "readinessProbe": render_probe(w.readiness, w.port),
         "startupProbe": render_probe(w.startup, w.port),
+        "lifecycle": w.lifecycle,
     }
     container.update({key: value for key, value in optional.items() if value})
     container = harden_container(container, w.operator_hardening)
@@ -144,7 +160,7 @@ def render_pod_template(w: Workload) -> Obj:
     spec: Obj = {
         "serviceAccountName": w.service_account_name or w.name,
         "securityContext": pod_security,
-        "containers": [render_main_container(w)] + [harden_container(c, w.operator_hardening) for c in w.sidecars],
+        "containers": _containers(w),
     }
     optional = {
         "imagePullSecrets": [{"name": s} for s in w.pull_secrets],
@@ -161,6 +177,12 @@ def render_pod_template(w: Workload) -> Obj:
     if w.pod_annotations:
         metadata["annotations"] = dict(w.pod_annotations)
     return {"metadata": metadata, "spec": spec}
+
+
+def _containers(w: Workload) -> list[Obj]:
+    sidecars = [harden_container(c, w.operator_hardening) for c in w.sidecars]
+    main = render_main_container(w)
+    return [*sidecars, main] if w.sidecars_first else [main, *sidecars]
 
 
 def render_deployment(w: Workload) -> Obj:
@@ -185,6 +207,8 @@ def in_cluster_url(name: str, namespace: str, port: int) -> str:
 
 def render_service(w: Workload, service_type: str = "ClusterIP", node_port: int | None = None) -> Obj:
     ports: list[Obj] = [{"name": name, "port": port, "targetPort": port, "protocol": "TCP"} for name, port in w.ports()]
+    if w.service_ports is not None:
+        ports = [dict(port) for port in w.service_ports]
     if node_port is not None:
         ports[0]["nodePort"] = node_port
     return {

@@ -108,7 +108,7 @@ class EdgeArgs(Model):
     annotations: Annotations = {}
     """Further annotations on the Ingress (Ingress only)."""
     tls: EdgeTlsArgs | None = None
-    """Where the serving certificate comes from; none: no TLS."""
+    """Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`)."""
     gateway_api: Annotated[GatewayApiArgs | None, Field(alias="gatewayAPI")] = None
     """The Gateway API edge; for type gatewayAPI."""
 

@@ -1,0 +1,136 @@
+"""The bundle of each platform version: the images it runs and the names it wires, as data.
+
+A platform version selects exactly one bundle (the reference operator's ``pkg/bom``): which
+image and tag each component runs, the environment variables whose names changed between
+versions, the broker's default virtual host, and the managed infrastructure's default engine
+versions. Everything else a platform renders is the same for every version here, and lives in
+the renderers. A new version is a new entry in ``BUNDLES``.
+
+From the public repository ``OmniTrustILM/operator``: ``pkg/bom/bom.go`` at commit
+a5f33843a2b4cbd591f4db901b7a64b0bbd9597c (2.19.0 the default, 2.20.0 a preview). 2.17.0, the
+release before the rebrand, is not carried: its wiring differs throughout and no variant here
+renders it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Literal
+
+__all__ = [
+    "BUNDLES",
+    "DEFAULT_REGISTRY",
+    "DEFAULT_REPOSITORY",
+    "DEFAULT_VERSION",
+    "Bundle",
+    "BundleImage",
+    "PlatformVersion",
+    "Wiring",
+    "version_key",
+]
+
+PlatformVersion = Literal["2.18.0", "2.19.0", "2.20.0"]
+"""The platform versions whose bundles the library carries."""
+DEFAULT_VERSION: PlatformVersion = "2.19.0"
+"""What a new platform without ``version`` runs (the operator's ``DefaultVersion``)."""
+DEFAULT_REGISTRY = "hub.omnitrustregistry.com"
+DEFAULT_REPOSITORY = "ilm"
+
+
+@dataclass(frozen=True)
+class BundleImage:
+    """One component's published image: its name, its tag, and its repository when not ``ilm``."""
+
+    name: str
+    tag: str
+    repository: str | None = None
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """The names a version wires that differ between versions (``None``: not in this version)."""
+
+    logging_level_env: str
+    """Core's, the scheduler's and provisioning's log level variable."""
+    time_quality_env: str | None
+    """Core's switch of the time-quality messaging integration."""
+    instance_id_env: str | None
+    """Core's instance id (the serial numbers' prefix)."""
+    proxy_exchange: str
+    """The exchange proxies' queues are bound to."""
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """Everything version-specific of one platform version."""
+
+    version: PlatformVersion
+    images: MappingProxyType[str, BundleImage]
+    """By the component's name (``core``, ``api-gateway``, ``opa``, ``curl``...)."""
+    wiring: Wiring
+    default_virtual_host: str
+    """The broker's virtual host a managed broker gets when ``messaging.virtualHost`` is unset."""
+    released: bool
+    """False for a preview: reached only by naming it, never by an upgrade of a running platform."""
+    postgresql_version: str
+    rabbitmq_version: str
+    keycloak_version: str
+
+
+_IMAGES_2180 = {
+    "core": BundleImage("core", "2.18.0"),
+    "auth": BundleImage("auth", "1.6.3"),
+    "auth-opa-policies": BundleImage("auth-opa-policies", "1.4.1"),
+    "proxy": BundleImage("proxy", "1.0.0"),
+    "opa": BundleImage("opa", "1.10.0-static"),
+    "curl": BundleImage("curl", "8.16.0"),
+    "scheduler": BundleImage("scheduler", "1.1.0"),
+    "fe-administrator": BundleImage("frontend-administrator", "2.18.0"),
+    "utils": BundleImage("utils-service", "1.0.2"),
+    "api-gateway": BundleImage("kong", "3.9.1"),
+    "provisioning": BundleImage("provisioning-rabbitmq", "1.0.0"),
+    "keycloak-theme": BundleImage("keycloak-theme", "0.1.4"),
+}
+_IMAGES_2190 = {
+    **_IMAGES_2180,
+    "core": BundleImage("core", "2.19.0"),
+    "auth": BundleImage("auth", "1.7.0"),
+    "scheduler": BundleImage("scheduler", "1.1.1"),
+    "fe-administrator": BundleImage("frontend-administrator", "2.19.0"),
+    "time-quality-monitor": BundleImage("time-quality-monitor", "1.0.0", repository="ilm-private"),
+}
+_IMAGES_2200 = {
+    **_IMAGES_2190,
+    "core": BundleImage("core", "2.20.0"),
+    "fe-administrator": BundleImage("frontend-administrator", "2.20.0"),
+}
+
+_WIRING_2180 = Wiring(
+    logging_level_env="LOGGING_LEVEL_COM_CZERTAINLY",
+    time_quality_env=None,
+    instance_id_env=None,
+    proxy_exchange="czertainly-proxy",
+)
+_WIRING_2190 = replace(
+    _WIRING_2180,
+    logging_level_env="LOGGING_LEVEL_COM_OTILM",
+    time_quality_env="MESSAGING_TIME_QUALITY_ENABLED",
+    instance_id_env="PLATFORM_INSTANCE_ID",
+    proxy_exchange="ilm-proxy",
+)
+_ENGINES = {"postgresql_version": "18", "rabbitmq_version": "4.3.1", "keycloak_version": "26.6.3"}
+
+BUNDLES: MappingProxyType[str, Bundle] = MappingProxyType(
+    {
+        "2.18.0": Bundle("2.18.0", MappingProxyType(_IMAGES_2180), _WIRING_2180, "czertainly", True, **_ENGINES),
+        "2.19.0": Bundle("2.19.0", MappingProxyType(_IMAGES_2190), _WIRING_2190, "/", True, **_ENGINES),
+        "2.20.0": Bundle("2.20.0", MappingProxyType(_IMAGES_2200), _WIRING_2190, "/", False, **_ENGINES),
+    }
+)
+"""Every carried version's bundle (a test holds the keys to ``PlatformVersion``)."""
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A version's order: numerically per segment (2.9.0 before 2.10.0)."""
+    return tuple(int(part) for part in version.split("."))
