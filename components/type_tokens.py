@@ -8,6 +8,7 @@ __all__ = [
     "DYNAMIC_REGISTRATION",
     "LEGACY_DYNAMIC_REGISTRATION",
     "PACKAGE",
+    "PLATFORM",
     "PROXY",
     "REGISTRATION",
     "dynamic_type_token",
@@ -16,6 +17,7 @@ __all__ = [
 PACKAGE = "connectors"
 CONNECTOR = f"{PACKAGE}:index:Connector"
 PROXY = f"{PACKAGE}:index:Proxy"
+PLATFORM = f"{PACKAGE}:index:Platform"
 REGISTRATION = f"{PACKAGE}:index:Registration"
 """The component package's own registration resource (the Python program's is a dynamic resource:
 ``DYNAMIC_REGISTRATION``)."""

@@ -1,5 +1,6 @@
-"""The Pulumi program: one ConnectorComponent per entry of the stack config's ``connectors``,
-one ProxyComponent per entry of its ``proxies``.
+"""The Pulumi program: one PlatformComponent per entry of the stack config's ``platforms``
+(created first), one ConnectorComponent per entry of its ``connectors``, one ProxyComponent
+per entry of its ``proxies``.
 
 ``__main__.py`` runs ``connectors_program``; the engine tests run the same function inline.
 """
@@ -23,22 +24,25 @@ from components.app.stack_config import (
     reference_reader,
     stack_settings,
 )
+from components.args.base import EntryIdentity
 from components.args.connector_spec import ConnectorEntry
+from components.args.platform_spec import PlatformEntry
 from components.args.problems import InvalidArgumentsError, describe, kind_of
 from components.args.proxy_spec import ProxyEntry
-from components.args.workloads import WorkloadEntry
 from components.connector_component import ConnectorComponent, prepare_connector
 from components.kube.object_reader import ReferenceReader, ReferenceReadError
 from components.kube.referenced_objects import heading_of
 from components.machinery.output_values import camel_case_keys
 from components.machinery.workload_component import Prepared
+from components.platform_component import PlatformComponent, prepare_platform
 from components.proxy_component import ProxyComponent, prepare_proxy
 from components.registration.resource import start_provider_early
 
-Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry)
+Entry = TypeVar("Entry", ConnectorEntry, ProxyEntry, PlatformEntry)
+Decided = TypeVar("Decided")
 
 
-def entry_label(index: int, entry: WorkloadEntry, key: str = "connectors") -> str:
+def entry_label(index: int, entry: EntryIdentity, key: str = "connectors") -> str:
     """How messages name an entry: its place in the list and its (validated) name."""
     return f"{key}[{index}] ({entry.name})"
 
@@ -77,6 +81,24 @@ def parse_proxies(raw: Any) -> list[ProxyEntry]:
     return parse_entries(raw, ProxyEntry, "proxies")
 
 
+def parse_platforms(raw: Any) -> list[PlatformEntry]:
+    """The platforms, one per namespace (the operator's rule: its components' names are fixed)."""
+    platforms = parse_entries(raw, PlatformEntry, "platforms")
+    first_of: dict[str, int] = {}
+    problems = []
+    for index, platform in enumerate(platforms):
+        if platform.namespace in first_of:
+            other = first_of[platform.namespace]
+            problems.append(
+                f"{entry_label(index, platform, 'platforms')}: namespace {platform.namespace} already has a platform, "
+                f"{entry_label(other, platforms[other], 'platforms')}: one platform per namespace"
+            )
+        first_of.setdefault(platform.namespace, index)
+    if problems:
+        raise InvalidArgumentsError(problems)
+    return platforms
+
+
 def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[ProxyEntry]) -> None:
     """A proxy and a connector of one name in one namespace would write the same objects."""
     taken = {(c.namespace, c.name): index for index, c in enumerate(connectors)}
@@ -92,10 +114,10 @@ def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[Pro
 def prepare_all(
     entries: Sequence[Entry],
     args: Sequence[Any],
-    prepare: Callable[[Any, Prepared], Prepared],
-    given: Callable[[int, str], Prepared],
+    prepare: Callable[[Any, Any], Decided],
+    given: Callable[[int, str], Any],
     key: str,
-) -> list[Prepared]:
+) -> list[Decided]:
     """What every entry's component needs decided before anything is created (``prepare``: its
     kind's, given the entry's ``args`` and what the program knows of it, ``given``), decided by the
     component's own function; one error for all that cannot work or cannot be used."""
@@ -113,7 +135,7 @@ def prepare_all(
     return prepared
 
 
-def resource_names(entries: Sequence[WorkloadEntry]) -> list[str]:
+def resource_names(entries: Sequence[EntryIdentity]) -> list[str]:
     """Each entry's resource name: its name, or ``<namespace>/<name>`` when an entry before it
     in the list has that name (in another namespace). A stack whose names are unique keeps the
     names it always had; an entry added below one of the same name leaves that one as it is."""
@@ -126,7 +148,7 @@ def resource_names(entries: Sequence[WorkloadEntry]) -> list[str]:
 
 
 def entry_options(
-    entry: WorkloadEntry, base: pulumi.ResourceOptions, namespace: pulumi.Resource | None
+    entry: EntryIdentity, base: pulumi.ResourceOptions, namespace: pulumi.Resource | None
 ) -> pulumi.ResourceOptions:
     """The component's options: the stack's provider, the entry's protection, its namespace."""
     own = pulumi.ResourceOptions(
@@ -137,7 +159,7 @@ def entry_options(
     return pulumi.ResourceOptions.merge(base, own)
 
 
-def export_outputs(kind: str, entries: Sequence[WorkloadEntry], outputs: list[dict[str, Any]]) -> None:
+def export_outputs(kind: str, entries: Sequence[EntryIdentity], outputs: list[dict[str, Any]]) -> None:
     """One map per kind, keyed by ``<namespace>/<name>`` (nothing can overwrite anything). For
     connectors, also each by its name alone where that is unique and not a map's name, as before
     those maps existed: kept until version 0.3.0 (README, "Stack outputs")."""
@@ -178,7 +200,7 @@ def require_entries(config: pulumi.Config) -> None:
     """A stack whose settings hold neither list is refused: a missing or misplaced stack file
     (a rename, a wrong checkout) reads as one, and running it would delete every resource of
     the stack. An explicit empty list is how a stack is emptied on purpose."""
-    if config.get("connectors") is not None or config.get("proxies") is not None:
+    if any(config.get(key) is not None for key in ("connectors", "proxies", "platforms")):
         return
     found = secret_config.running_stack_file()
     where = f"in {found}" if found else f"no {stack_files.file_name(pulumi.get_stack())} was found"
@@ -198,6 +220,7 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     settings = stack_settings(config)
     entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))
+    platforms = parse_platforms(read_list_config(config, "platforms"))
     check_names_across_kinds(entries, proxies)
     if settings.render_only:
         entries = [without_registration(entry) for entry in entries]
@@ -218,12 +241,22 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     def proxy_given(index: int, label: str) -> Prepared:
         return Prepared(label=label, reference_reader=reader, secret_inputs=proxy_secret[index])
 
+    platform_args = [p.to_args() for p in platforms]
+    platform_prepared = prepare_all(
+        platforms, platform_args, lambda args, _: prepare_platform(args, reader), lambda i, label: None, "platforms"
+    )
     prepared = prepare_all(entries, connector_args, prepare_connector, connector_given, "connectors")
     proxy_prepared = prepare_all(proxies, proxy_args, prepare_proxy, proxy_given, "proxies")
     if any(p.route is not None for p in prepared):
         start_provider_early()
     base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
-    created = namespaces([e.namespace for e in [*entries, *proxies]], base) if settings.create_namespaces else {}
+    created = namespaces([e.namespace for e in [*platforms, *entries, *proxies]], base) if settings.create_namespaces else {}
+
+    def platform(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> PlatformComponent:
+        return PlatformComponent(name, args, opts, platform_prepared[index])
+
+    if platforms:
+        export_outputs("platforms", platforms, create_components("platforms", platforms, platform_args, base, created, platform))
 
     def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
         return ConnectorComponent(name, args, opts, prepared[index])

@@ -11,6 +11,8 @@ from pydantic.alias_generators import to_camel
 from components.args.fields import DnsLabel, Labels
 from components.args.problems import InvalidArgumentsError, describe, kind_of
 
+__all__ = ["FROM_OPERATOR", "EntryIdentity", "Identity", "Model", "validated"]
+
 
 class Model(BaseModel):
     """Base of every argument model: camelCase aliases, snake_case names, no unknown fields.

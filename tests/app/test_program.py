@@ -25,7 +25,8 @@ from components.app.program import connectors_program, parse_connectors
 from components.machinery.workload_component import Prepared
 from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
-from ..support.mocks import RecordingMocks, reader_for, run
+from ..support.mocks import RecordingMocks, StaticReader, reader_for, run
+from ..support.operator_platform import minimal_spec
 from ..support.rendered_stacks import STACKS, golden, recorded
 
 Path = tuple[str | int, ...]
@@ -424,3 +425,33 @@ def test_every_sample_stack_has_a_golden_file():
     assert len(STACKS) >= 8
     for stack in STACKS:
         assert golden(stack), stack
+
+
+PLATFORM_SECRET = {("secret", "ilm", "core-secret"): {"username": "aWxt", "password": "cHc="}}
+
+
+def platform_entry(namespace: str = "ilm", name: str = "ilm", **spec: Any) -> dict[str, Any]:
+    return {"name": name, "namespace": namespace, "spec": {**minimal_spec(), **spec}}
+
+
+def test_a_stack_of_a_platform_alone_deploys_it_and_exports_its_api():
+    mocks = run(lambda: connectors_program(StaticReader(PLATFORM_SECRET)), {"platforms": [platform_entry()]})
+    assert mocks.one("connectors:index:Platform").name == "ilm"
+    assert mocks.one("kubernetes:core/v1:Secret").inputs["metadata"]["name"] == "auth-db"
+    assert len(mocks.of_type("kubernetes:apps/v1:Deployment")) == 6
+
+
+def test_a_second_platform_in_a_namespace_is_refused_naming_both():
+    with pytest.raises(InvalidArgumentsError) as caught:
+        run(lambda: connectors_program(), {"platforms": [platform_entry(), platform_entry(name="other")]})
+    assert caught.value.problems == [
+        "platforms[1] (other): namespace ilm already has a platform, platforms[0] (ilm): one platform per namespace"
+    ]
+
+
+def test_every_bad_field_of_a_platform_is_named_by_its_path_and_its_value_never_repeated():
+    bad = platform_entry(database={"mode": "external", "port": 99999, "credentials": {"secretRef": "CANARY_VALUE"}})
+    with pytest.raises(InvalidArgumentsError) as caught:
+        run(lambda: connectors_program(), {"platforms": [bad]})
+    text = str(caught.value)
+    assert "platforms[0].spec.database" in text and "port" in text and "CANARY_VALUE" not in text

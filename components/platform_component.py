@@ -1,0 +1,183 @@
+"""``PlatformComponent``: every object of a platform as children of one component.
+
+What the operator's controller does beside rendering, done here before anything is created:
+the database credentials' Secret is read (a missing Secret or key is named at preview), auth's
+connection string is composed from it into the ``auth-db`` Secret (a secret in state, never in
+a rendered folder: without a cluster to read from it is left out, and said so), and its hash
+is stamped on the pods of core, auth and the scheduler, so an edit of the credentials rolls
+them.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.args.base import validated
+from components.args.platform_spec import PlatformArgs
+from components.args.problems import InvalidArgumentsError
+from components.kube.object_reader import NotReadable, Reference, ReferenceReader
+from components.machinery.children import owned_by_the_program
+from components.render.checksum import ReferencedData, config_checksum
+from components.render.meta import CHECKSUM_ANNOTATION
+from components.render.objects import Obj
+from components.render.platform import render_platform
+from components.render.platform.connections import database
+from components.render.platform.resolve import metadata, platform_of
+from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
+from components.render.workload import in_cluster_url
+from components.type_tokens import PLATFORM
+
+__all__ = ["PlatformComponent", "PlatformPrepared", "prepare_platform", "validate_platform_args"]
+
+ROLLED_BY_CREDENTIALS = ("core", "auth", "scheduler")
+"""The workloads that read the database's credentials."""
+CORE_API_PATH = "/api"
+
+TYPED: dict[tuple[str, str], Any] = {
+    ("v1", "ServiceAccount"): k8s.core.v1.ServiceAccount,
+    ("v1", "Service"): k8s.core.v1.Service,
+    ("v1", "ConfigMap"): k8s.core.v1.ConfigMap,
+    ("apps/v1", "Deployment"): k8s.apps.v1.Deployment,
+    ("apps/v1", "StatefulSet"): k8s.apps.v1.StatefulSet,
+    ("networking.k8s.io/v1", "NetworkPolicy"): k8s.networking.v1.NetworkPolicy,
+    ("networking.k8s.io/v1", "Ingress"): k8s.networking.v1.Ingress,
+    ("policy/v1", "PodDisruptionBudget"): k8s.policy.v1.PodDisruptionBudget,
+    ("autoscaling/v2", "HorizontalPodAutoscaler"): k8s.autoscaling.v2.HorizontalPodAutoscaler,
+}
+"""The Pulumi resource of each kind a platform renders; any other kind (cert-manager's, Gateway
+API's, the Prometheus operator's) is a ``CustomResource`` of its own type."""
+
+
+def validate_platform_args(args: PlatformArgs | Mapping[str, Any], path: str = "") -> PlatformArgs:
+    """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
+    return validated(PlatformArgs, args, path, heading="invalid platform arguments")
+
+
+@dataclass(frozen=True)
+class PlatformPrepared:
+    """What a platform needs decided before anything is created."""
+
+    version: str
+    """The version this run deploys."""
+    credentials: Mapping[str, str] | None
+    """The database credentials' Secret ``data`` (base64, as read), or None when nothing could be read."""
+
+
+def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> Mapping[str, str] | None:
+    connection, _ = database(platform_of(platform))
+    if connection.secret is None:
+        return None
+    reference = Reference("secret", connection.secret, platform.namespace)
+    try:
+        data = reader.read(reference)
+    except NotReadable:
+        return None
+    if data is None:
+        raise InvalidArgumentsError([f"database.credentials.secretRef: {reference.describe()} not found"])
+    missing = [key for key in (connection.username_key, connection.password_key) if key not in data]
+    if missing:
+        keys = ", ".join(f'"{key}"' for key in missing)
+        raise InvalidArgumentsError([f"database.credentials: {reference.describe()} has no key {keys}"])
+    return data
+
+
+def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
+    """The version to deploy and the database credentials read (every problem named at preview)."""
+    return PlatformPrepared(platform_of(platform).bundle.version, _credentials(platform, reader))
+
+
+def _quoted(value: str) -> str:
+    """A connection string value as .NET's connection string syntax reads it back: quoted (its
+    quotes doubled) when it holds a separator, a quote or outer blanks; else as it is."""
+    if any(c in value for c in ';"\'=') or value != value.strip():
+        return '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def connection_string(platform: PlatformArgs, credentials: Mapping[str, str]) -> str:
+    """Auth's connection string (Npgsql's form), as the operator's controller composes it, but
+    with a value that holds a separator quoted (the operator's would be cut at the ``;``)."""
+    connection, name = database(platform_of(platform))
+    username, password = (base64.b64decode(credentials[k]).decode() for k in (connection.username_key, connection.password_key))
+    parts = {"Host": connection.host, "Port": str(connection.port), "Username": username, "Password": password, "Database": name}
+    return ";".join(f"{key}={_quoted(value)}" for key, value in parts.items()) + ";Pooling=true"
+
+
+def _stamped(obj: Obj, checksum: pulumi.Output[str] | None) -> Obj:
+    """``obj`` with the credentials' hash on its pods, when it reads the credentials."""
+    if checksum is None or obj["kind"] != "Deployment" or obj["metadata"]["name"] not in ROLLED_BY_CREDENTIALS:
+        return obj
+    template = obj["spec"]["template"]
+    annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: checksum}
+    return {
+        **obj,
+        "spec": {**obj["spec"], "template": {**template, "metadata": {**template["metadata"], "annotations": annotations}}},
+    }
+
+
+def child_arguments(obj: Obj) -> tuple[Any, dict[str, Any]]:
+    """The resource a rendered object becomes, and its arguments (metadata owned by the program)."""
+    api_version, kind = obj["apiVersion"], obj["kind"]
+    fields = {key: value for key, value in obj.items() if key not in ("apiVersion", "kind", "metadata")}
+    fields["metadata"] = owned_by_the_program(obj["metadata"])
+    if (api_version, kind) in TYPED:
+        return TYPED[(api_version, kind)], fields
+    return k8s.apiextensions.CustomResource, {"api_version": api_version, "kind": kind, **fields}
+
+
+class PlatformComponent(pulumi.ComponentResource):
+    """A platform: core, auth, the scheduler, the gateway and the other workloads, their
+    ConfigMaps, NetworkPolicies and edge, as the reference operator renders them."""
+
+    api_endpoint: pulumi.Output[str]
+    """Core's API in the cluster: what a connector of the same stack registers with."""
+    version: pulumi.Output[str]
+    """The platform version deployed."""
+
+    def __init__(
+        self,
+        name: str,
+        args: PlatformArgs | Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        prepared: PlatformPrepared | None = None,
+    ) -> None:
+        """``prepared``: what the program decided for it (else the credentials are not read)."""
+        platform = validate_platform_args(args)
+        decided = prepared or PlatformPrepared(platform_of(platform).bundle.version, None)
+        super().__init__(PLATFORM, name, None, opts)
+        checksum = None
+        if decided.credentials is not None:
+            secret_data = ReferencedData("secret", database(platform_of(platform))[0].secret or "", decided.credentials)
+            checksum = pulumi.Output.secret(config_checksum([secret_data]))
+            auth_db = k8s.core.v1.Secret(
+                f"{name}-{AUTH_DB_SECRET}",
+                metadata=owned_by_the_program(metadata(platform_of(platform, decided.version), AUTH_DB_SECRET, "auth")),
+                string_data=pulumi.Output.secret({AUTH_DB_KEY: connection_string(platform, decided.credentials)}),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+        else:
+            auth_db = None
+            pulumi.log.warn(f'platform "{name}": the auth-db Secret is left out (the database credentials could not be read)')
+        self.children: dict[str, pulumi.CustomResource] = {}
+        for obj in render_platform(platform, decided.version):  # made here, in the constructor's frame
+            factory, fields = child_arguments(_stamped(obj, checksum))
+            depends = (
+                [auth_db] if auth_db is not None and obj["metadata"]["name"] == "auth" and obj["kind"] == "Deployment" else None
+            )
+            key = f"{obj['kind']}/{obj['metadata']['name']}"
+            self.children[key] = factory(
+                f"{name}-{obj['metadata']['name']}", **fields, opts=pulumi.ResourceOptions(parent=self, depends_on=depends)
+            )
+        self.api_endpoint = pulumi.Output.from_input(in_cluster_url("core", platform.namespace, 8080) + CORE_API_PATH)
+        self.version = pulumi.Output.from_input(decided.version)
+        self.register_outputs(self.output_values())
+
+    def output_values(self) -> dict[str, Any]:
+        """The outputs, by their Python names."""
+        return {"api_endpoint": self.api_endpoint, "version": self.version}

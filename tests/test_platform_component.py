@@ -1,0 +1,96 @@
+"""``PlatformComponent`` under mocks: a child per rendered object, auth's connection string as a
+secret composed from the database credentials, their hash on the pods that read them, and every
+problem with them named before anything is created."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from components.args.problems import InvalidArgumentsError
+from components.kube.object_reader import NoCluster
+from components.platform_component import PlatformComponent, prepare_platform
+from components.render.platform import render_platform
+
+from .support.mocks import RecordingMocks, StaticReader, run
+from .support.operator_platform import args_with
+
+SECRET_DATA = {"username": base64.b64encode(b"ilm").decode(), "password": base64.b64encode(b"s3cr3t;pw").decode()}
+
+
+def reader(data=SECRET_DATA):
+    return StaticReader({("secret", "ilm", "core-secret"): data})
+
+
+def deployed(data=SECRET_DATA) -> RecordingMocks:
+    args = args_with()
+    return run(lambda: PlatformComponent("ilm", args, prepared=prepare_platform(args, reader(data))))
+
+
+def test_every_rendered_object_is_a_child_and_auth_reads_a_composed_secret():
+    mocks = deployed()
+    platform = mocks.one("connectors:index:Platform")
+    assert platform.name == "ilm"
+    children = [r for r in mocks.resources if r.type_.startswith("kubernetes:")]
+    assert len(children) == len(render_platform(args_with())) + 1
+    secret = mocks.one("kubernetes:core/v1:Secret")
+    assert secret.inputs["metadata"]["name"] == "auth-db"
+    assert secret.inputs["stringData"] == {
+        "connection-string": "Host=db.example.com;Port=5432;Username=ilm;Password=\"s3cr3t;pw\";Database=ilm;Pooling=true"
+    }
+    assert "stringData" in secret.secret_paths
+    # no other child holds the password, in the clear or otherwise
+    assert not [r.name for r in children if r is not secret and "s3cr3t" in str(r.inputs)]
+
+
+def test_the_credentials_hash_is_on_the_pods_that_read_them_and_changes_with_them():
+    def stamps(mocks):
+        return {
+            d.inputs["metadata"]["name"]: d.inputs["spec"]["template"]["metadata"]["annotations"].get("otilm.com/config-checksum")
+            for d in mocks.of_type("kubernetes:apps/v1:Deployment")
+        }
+
+    before = stamps(deployed())
+    after = stamps(deployed({**SECRET_DATA, "password": base64.b64encode(b"other").decode()}))
+    rolled = {name for name in before if before[name] != after[name]}
+    assert rolled == {"core", "auth", "scheduler"}
+    assert before["api-gateway"] is None
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (None, 'database.credentials.secretRef: Secret "core-secret" in namespace "ilm" not found'),
+        ({"username": "aWxt"}, 'database.credentials: Secret "core-secret" in namespace "ilm" has no key "password"'),
+    ],
+)
+def test_a_missing_secret_or_key_is_named_before_anything_is_created(data, problem):
+    objects = {} if data is None else {("secret", "ilm", "core-secret"): data}
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args_with(), StaticReader(objects))
+    assert caught.value.problems == [problem]
+
+
+def test_without_a_cluster_the_composed_secret_is_left_out_and_said(caplog):
+    args = args_with()
+    mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepare_platform(args, NoCluster())))
+    assert mocks.of_type("kubernetes:core/v1:Secret") == []
+    assert "the auth-db Secret is left out" in caplog.text
+
+
+def test_the_outputs_are_cores_in_cluster_api_and_the_version():
+    args = args_with(version="2.18.0")
+    mocks = run(lambda: PlatformComponent("ilm", args).api_endpoint.apply(lambda a: a))
+    assert mocks.result == "http://core.ilm.svc.cluster.local:8080/api"
+    assert run(lambda: PlatformComponent("ilm", args).version).result == "2.18.0"
+
+
+def test_cert_manager_and_gateway_objects_are_custom_resources_of_their_own_type():
+    args = args_with(edge={"enabled": True, "host": "p.example.com"})
+    mocks = run(lambda: PlatformComponent("ilm", args))
+    issuers = mocks.of_type("kubernetes:cert-manager.io/v1:Issuer")
+    assert sorted(r.inputs["metadata"]["name"] for r in issuers) == ["ca-issuer", "selfsigned-issuer"]
+    assert (
+        mocks.one("kubernetes:networking.k8s.io/v1:Ingress").inputs["metadata"]["annotations"]["pulumi.com/patchForce"] == "true"
+    )
