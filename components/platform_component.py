@@ -33,7 +33,7 @@ from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
 from components.render.workload import in_cluster_url
 from components.type_tokens import PLATFORM
 
-__all__ = ["PlatformComponent", "PlatformPrepared", "prepare_platform", "validate_platform_args"]
+__all__ = ["PlatformComponent", "PlatformPrepared", "platform_api_endpoint", "prepare_platform", "validate_platform_args"]
 
 ROLLED_BY_CREDENTIALS = ("core", "auth", "scheduler")
 """The workloads that read the database's credentials."""
@@ -52,6 +52,11 @@ TYPED: dict[tuple[str, str], Any] = {
 }
 """The Pulumi resource of each kind a platform renders; any other kind (cert-manager's, Gateway
 API's, the Prometheus operator's) is a ``CustomResource`` of its own type."""
+
+
+def platform_api_endpoint(namespace: str) -> str:
+    """The in-cluster address of the API of the core of the platform of ``namespace`` (one per namespace)."""
+    return in_cluster_url("core", namespace, 8080) + CORE_API_PATH
 
 
 def validate_platform_args(args: PlatformArgs | Mapping[str, Any], path: str = "") -> PlatformArgs:
@@ -95,7 +100,7 @@ def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> Platfor
 def _quoted(value: str) -> str:
     """A connection string value as .NET's connection string syntax reads it back: quoted (its
     quotes doubled) when it holds a separator, a quote or outer blanks; else as it is."""
-    if any(c in value for c in ';"\'=') or value != value.strip():
+    if any(c in value for c in ";\"'=") or value != value.strip():
         return '"' + value.replace('"', '""') + '"'
     return value
 
@@ -174,7 +179,7 @@ class PlatformComponent(pulumi.ComponentResource):
             self.children[key] = factory(
                 f"{name}-{obj['metadata']['name']}", **fields, opts=pulumi.ResourceOptions(parent=self, depends_on=depends)
             )
-        self.api_endpoint = pulumi.Output.from_input(in_cluster_url("core", platform.namespace, 8080) + CORE_API_PATH)
+        self.api_endpoint = pulumi.Output.from_input(platform_api_endpoint(platform.namespace))
         self.version = pulumi.Output.from_input(decided.version)
         self.register_outputs(self.output_values())
 

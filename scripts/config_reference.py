@@ -20,6 +20,7 @@ from pydantic import AfterValidator, BaseModel, WithJsonSchema
 from pydantic.fields import FieldInfo
 
 from components.args.connector_spec import ConnectorEntry
+from components.args.platform_spec import PlatformEntry
 from components.args.proxy_spec import ProxyEntry
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -32,6 +33,10 @@ SECURE = {"type": "object", "properties": {"secure": {"type": "string"}}, "requi
 STACK_KEYS: dict[str, tuple[dict[str, Any], str]] = {
     "connectors:connectors": ({"type": "array", "items": {"$ref": "#/$defs/ConnectorEntry"}}, "The connectors: one entry each."),
     "connectors:proxies": ({"type": "array", "items": {"$ref": "#/$defs/ProxyEntry"}}, "The proxies: one entry each."),
+    "connectors:platforms": (
+        {"type": "array", "items": {"$ref": "#/$defs/PlatformEntry"}},
+        "The platforms: one entry each, at most one per namespace (created before the connectors).",
+    ),
     "connectors:renderDirectory": ({"type": "string"}, "Write the manifests to this folder instead of applying them."),
     "connectors:kubeconfig": ({"type": "string"}, "The cluster: a kubeconfig's path or content (default: the ambient one)."),
     "connectors:context": ({"type": "string"}, "The kubeconfig context (default: its current one)."),
@@ -61,7 +66,7 @@ def _secure_strings(node: Any) -> Any:
 
 def stack_schema() -> dict[str, Any]:
     defs: dict[str, Any] = {}
-    for model in (ConnectorEntry, ProxyEntry):
+    for model in (ConnectorEntry, ProxyEntry, PlatformEntry):
         generated = model.model_json_schema(by_alias=True, ref_template="#/$defs/{model}")
         defs.update(generated.pop("$defs", {}))
         defs[model.__name__] = generated
@@ -211,7 +216,8 @@ def reference_markdown() -> str:
         kind = spec.get("type", "list")
         lines.append(f"| `{key}` | {' or '.join(kind) if isinstance(kind, list) else kind} | {text} |")
     header = ["", "| field | type | default | allowed | rule | what it is |", "|---|---|---|---|---|---|"]
-    for title, model, key in (("Connector", ConnectorEntry, "connectors"), ("Proxy", ProxyEntry, "proxies")):
+    kinds = (("Connector", ConnectorEntry, "connectors"), ("Proxy", ProxyEntry, "proxies"), ("Platform", PlatformEntry, "platforms"))
+    for title, model, key in kinds:
         lines += ["", f"## A {title.lower()}: an entry of `connectors:{key}`", *header, *_rows(model, "")]
     return "\n".join(lines) + "\n"
 

@@ -24,6 +24,7 @@ from components.app.stack_config import (
     reference_reader,
     stack_settings,
 )
+from components.app.stack_platforms import one_per_namespace, platform_to_register_with, with_platform_url
 from components.args.base import EntryIdentity
 from components.args.connector_spec import ConnectorEntry
 from components.args.platform_spec import PlatformEntry
@@ -79,24 +80,6 @@ def parse_connectors(raw: Any) -> list[ConnectorEntry]:
 
 def parse_proxies(raw: Any) -> list[ProxyEntry]:
     return parse_entries(raw, ProxyEntry, "proxies")
-
-
-def parse_platforms(raw: Any) -> list[PlatformEntry]:
-    """The platforms, one per namespace (the operator's rule: its components' names are fixed)."""
-    platforms = parse_entries(raw, PlatformEntry, "platforms")
-    first_of: dict[str, int] = {}
-    problems = []
-    for index, platform in enumerate(platforms):
-        if platform.namespace in first_of:
-            other = first_of[platform.namespace]
-            problems.append(
-                f"{entry_label(index, platform, 'platforms')}: namespace {platform.namespace} already has a platform, "
-                f"{entry_label(other, platforms[other], 'platforms')}: one platform per namespace"
-            )
-        first_of.setdefault(platform.namespace, index)
-    if problems:
-        raise InvalidArgumentsError(problems)
-    return platforms
 
 
 def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[ProxyEntry]) -> None:
@@ -220,13 +203,17 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     settings = stack_settings(config)
     entries = parse_connectors(read_list_config(config, "connectors"))
     proxies = parse_proxies(read_list_config(config, "proxies"))
-    platforms = parse_platforms(read_list_config(config, "platforms"))
+    platforms = one_per_namespace(parse_entries(read_list_config(config, "platforms"), PlatformEntry, "platforms"))
     check_names_across_kinds(entries, proxies)
     if settings.render_only:
         entries = [without_registration(entry) for entry in entries]
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
     connector_args, proxy_args = [e.to_args() for e in entries], [p.to_args() for p in proxies]  # validated once
+    registers_with = [platform_to_register_with(index, entry, platforms) for index, entry in enumerate(entries)]
+    connector_args = [
+        a if p is None else with_platform_url(a, platforms[p]) for a, p in zip(connector_args, registers_with, strict=True)
+    ]
     secret, proxy_secret = secret_fields("connectors", len(entries)), secret_fields("proxies", len(proxies))
 
     def connector_given(index: int, label: str) -> Prepared:
@@ -252,13 +239,19 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
     created = namespaces([e.namespace for e in [*platforms, *entries, *proxies]], base) if settings.create_namespaces else {}
 
+    platform_components: list[PlatformComponent] = []
+
     def platform(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> PlatformComponent:
-        return PlatformComponent(name, args, opts, platform_prepared[index])
+        platform_components.append(PlatformComponent(name, args, opts, platform_prepared[index]))
+        return platform_components[-1]
 
     if platforms:
         export_outputs("platforms", platforms, create_components("platforms", platforms, platform_args, base, created, platform))
 
     def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
+        waits_for = registers_with[index]
+        if waits_for is not None:  # its platform's core ready first
+            opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(depends_on=[platform_components[waits_for]]))
         return ConnectorComponent(name, args, opts, prepared[index])
 
     def proxy(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ProxyComponent:

@@ -132,7 +132,11 @@ class RegistrationArgs(Model):
     """The connector's registration with the platform: done once, its uuid kept in state. A field
     that is an input of the registration takes its description from the contract's table."""
 
-    platform_url: Annotated[StrInput, _told("platformUrl")]
+    platform_url: Annotated[StrInput | None, _told("platformUrl")] = None
+    platform: DnsLabel | None = None
+    """Instead of platformUrl, in a stack file: the name of a platform of the same stack to register
+    with (its core's in-cluster API; the registration waits until that core is ready). A program
+    passes a ``PlatformComponent``'s ``api_endpoint`` as platformUrl instead."""
     name: Annotated[NonEmpty, _told("name")]
     auth_type: Annotated[contract.AuthType, _told("authType")]
     auth_attributes: Annotated[list[AttributeArgs], _told("authAttributes")] = []
@@ -156,6 +160,8 @@ class RegistrationArgs(Model):
 
     @model_validator(mode="after")
     def _rules(self) -> RegistrationArgs:
+        if (self.platform_url is None) == (self.platform is None):
+            raise ValueError("set platformUrl or platform (a platform of the same stack file), one of them")
         for setting, wanted in (("approve", self.approve), ("deregisterOnDestroy", self.deregister_on_destroy)):
             if wanted and self.admin_credentials is None:
                 raise ValueError(f"{setting}: true needs adminCredentials (only an administrator may do it)")

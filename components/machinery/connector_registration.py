@@ -50,6 +50,14 @@ def registration_route(
 ) -> str | pulumi.Output[str]:
     """The route the registration will take; a route that cannot work is refused now (or, for a
     platform URL that is an Output, when it is known; ``label`` then names the connector)."""
+    if reg.platform_url is None:
+        raise InvalidArgumentsError(
+            [
+                "registration.platform: names a platform of a stack file; "
+                "a program passes platformUrl (a PlatformComponent's api_endpoint)"
+            ],
+            heading=CANNOT_WORK,
+        )
     if not isinstance(reg.platform_url, pulumi.Output):
         return _route_for(reg, reg.platform_url, kubeconfig, kube_context)  # checked by the model
 

@@ -52,8 +52,9 @@ LANGUAGES = {
 Kubernetes SDK each needs for the free-form blocks' types (the README shows these names)."""
 TYPE_NAMES = {"RegistrationArgs": "ConnectorRegistration"}
 """Object types whose model's name is a resource's (Go would generate ``RegistrationTypeArgs``)."""
-PYTHON_ONLY = {"source"}
-"""Fields only a Python caller can give (a resource object of the same program): not in the schema."""
+PYTHON_ONLY = {"source", "platform"}
+"""Fields not in the schema: those only a Python caller can give (a resource object of the same
+program), and a registration's ``platform`` (a stack file's; a program passes ``platformUrl``)."""
 
 # Argument types that are ``Any`` to pydantic (so that a Python caller may pass an Output) but
 # have one wire type: the validator that checks them says which.

@@ -7,7 +7,7 @@ import typing
 from components.args.registration_spec import RegistrationArgs
 from components.registration import contract
 
-OWN_TEXT = {"route", "adminCredentials"}
+OWN_TEXT = {"route", "adminCredentials", "platform"}
 """Fields whose meaning in the block differs from the input of that name (``auto``; a Secret)."""
 
 

@@ -857,7 +857,7 @@ type ConnectorRegistration struct {
 	// The connector's name on the platform.
 	Name string `pulumi:"name"`
 	// The platform Core's base URL, with its /api prefix.
-	PlatformUrl string `pulumi:"platformUrl"`
+	PlatformUrl *string `pulumi:"platformUrl"`
 	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds *float64 `pulumi:"retryInitialSeconds"`
 	// The longest wait between attempts.
@@ -906,7 +906,7 @@ type ConnectorRegistrationArgs struct {
 	// The connector's name on the platform.
 	Name pulumi.StringInput `pulumi:"name"`
 	// The platform Core's base URL, with its /api prefix.
-	PlatformUrl pulumi.StringInput `pulumi:"platformUrl"`
+	PlatformUrl pulumi.StringPtrInput `pulumi:"platformUrl"`
 	// The first wait between attempts while the platform is unreachable.
 	RetryInitialSeconds pulumi.Float64PtrInput `pulumi:"retryInitialSeconds"`
 	// The longest wait between attempts.
@@ -1050,8 +1050,8 @@ func (o ConnectorRegistrationOutput) Name() pulumi.StringOutput {
 }
 
 // The platform Core's base URL, with its /api prefix.
-func (o ConnectorRegistrationOutput) PlatformUrl() pulumi.StringOutput {
-	return o.ApplyT(func(v ConnectorRegistration) string { return v.PlatformUrl }).(pulumi.StringOutput)
+func (o ConnectorRegistrationOutput) PlatformUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ConnectorRegistration) *string { return v.PlatformUrl }).(pulumi.StringPtrOutput)
 }
 
 // The first wait between attempts while the platform is unreachable.
@@ -1214,7 +1214,7 @@ func (o ConnectorRegistrationPtrOutput) PlatformUrl() pulumi.StringPtrOutput {
 		if v == nil {
 			return nil
 		}
-		return &v.PlatformUrl
+		return v.PlatformUrl
 	}).(pulumi.StringPtrOutput)
 }
 

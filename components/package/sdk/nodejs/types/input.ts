@@ -169,7 +169,7 @@ export interface ConnectorRegistrationArgs {
     /**
      * The platform Core's base URL, with its /api prefix.
      */
-    platformUrl: pulumi.Input<string>;
+    platformUrl?: pulumi.Input<string | undefined>;
     /**
      * The first wait between attempts while the platform is unreachable.
      */

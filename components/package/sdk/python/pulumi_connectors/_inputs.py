@@ -568,10 +568,6 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     The connector's name on the platform.
     """
-    platform_url: pulumi.Input[_builtins.str]
-    """
-    The platform Core's base URL, with its /api prefix.
-    """
     admin_credentials: NotRequired[pulumi.Input[Optional['AdminCredentialsArgsDict']]]
     """
     An administrator, for adopting, approving and de-registering (never sent with the register call).
@@ -604,6 +600,10 @@ class ConnectorRegistrationArgsDict(TypedDict):
     """
     Skip verifying the platform's certificate (tests only).
     """
+    platform_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The platform Core's base URL, with its /api prefix.
+    """
     retry_initial_seconds: NotRequired[pulumi.Input[Optional[_builtins.float]]]
     """
     The first wait between attempts while the platform is unreachable.
@@ -634,7 +634,6 @@ class ConnectorRegistrationArgs:
     def __init__(__self__, *,
                  auth_type: pulumi.Input['ConnectorRegistrationAuthType'],
                  name: pulumi.Input[_builtins.str],
-                 platform_url: pulumi.Input[_builtins.str],
                  admin_credentials: pulumi.Input[Optional['AdminCredentialsArgs']] = None,
                  approve: pulumi.Input[Optional[_builtins.bool]] = None,
                  auth_attributes: pulumi.Input[Optional[Sequence[pulumi.Input['AttributeArgs']]]] = None,
@@ -643,6 +642,7 @@ class ConnectorRegistrationArgs:
                  deadline_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  deregister_on_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  insecure_skip_tls_verify: pulumi.Input[Optional[_builtins.bool]] = None,
+                 platform_url: pulumi.Input[Optional[_builtins.str]] = None,
                  retry_initial_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  retry_max_seconds: pulumi.Input[Optional[_builtins.float]] = None,
                  route: pulumi.Input[Optional['ConnectorRegistrationRoute']] = None,
@@ -654,7 +654,6 @@ class ConnectorRegistrationArgs:
 
         :param pulumi.Input['ConnectorRegistrationAuthType'] auth_type: How the platform authenticates to the connector.
         :param pulumi.Input[_builtins.str] name: The connector's name on the platform.
-        :param pulumi.Input[_builtins.str] platform_url: The platform Core's base URL, with its /api prefix.
         :param pulumi.Input['AdminCredentialsArgs'] admin_credentials: An administrator, for adopting, approving and de-registering (never sent with the register call).
         :param pulumi.Input[_builtins.bool] approve: Approve the connector after registering it (needs adminCredentials).
         :param pulumi.Input[Sequence[pulumi.Input['AttributeArgs']]] auth_attributes: The authentication's attributes (always secret in state).
@@ -663,6 +662,7 @@ class ConnectorRegistrationArgs:
         :param pulumi.Input[_builtins.float] deadline_seconds: How long a call to the platform may take in all, every retry included.
         :param pulumi.Input[_builtins.bool] deregister_on_destroy: Delete the platform's record when the connector is destroyed (needs adminCredentials).
         :param pulumi.Input[_builtins.bool] insecure_skip_tls_verify: Skip verifying the platform's certificate (tests only).
+        :param pulumi.Input[_builtins.str] platform_url: The platform Core's base URL, with its /api prefix.
         :param pulumi.Input[_builtins.float] retry_initial_seconds: The first wait between attempts while the platform is unreachable.
         :param pulumi.Input[_builtins.float] retry_max_seconds: The longest wait between attempts.
         :param pulumi.Input['ConnectorRegistrationRoute'] route: How to reach the platform: direct, through the API server's service proxy, or auto (chosen by the URL).
@@ -672,7 +672,6 @@ class ConnectorRegistrationArgs:
         """
         pulumi.set(__self__, "auth_type", auth_type)
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "platform_url", platform_url)
         if admin_credentials is not None:
             pulumi.set(__self__, "admin_credentials", admin_credentials)
         if approve is not None:
@@ -689,6 +688,8 @@ class ConnectorRegistrationArgs:
             pulumi.set(__self__, "deregister_on_destroy", deregister_on_destroy)
         if insecure_skip_tls_verify is not None:
             pulumi.set(__self__, "insecure_skip_tls_verify", insecure_skip_tls_verify)
+        if platform_url is not None:
+            pulumi.set(__self__, "platform_url", platform_url)
         if retry_initial_seconds is not None:
             pulumi.set(__self__, "retry_initial_seconds", retry_initial_seconds)
         if retry_max_seconds is not None:
@@ -725,18 +726,6 @@ class ConnectorRegistrationArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter(name="platformUrl")
-    def platform_url(self) -> pulumi.Input[_builtins.str]:
-        """
-        The platform Core's base URL, with its /api prefix.
-        """
-        return pulumi.get(self, "platform_url")
-
-    @platform_url.setter
-    def platform_url(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "platform_url", value)
 
     @_builtins.property
     @pulumi.getter(name="adminCredentials")
@@ -833,6 +822,18 @@ class ConnectorRegistrationArgs:
     @insecure_skip_tls_verify.setter
     def insecure_skip_tls_verify(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "insecure_skip_tls_verify", value)
+
+    @_builtins.property
+    @pulumi.getter(name="platformUrl")
+    def platform_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform Core's base URL, with its /api prefix.
+        """
+        return pulumi.get(self, "platform_url")
+
+    @platform_url.setter
+    def platform_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "platform_url", value)
 
     @_builtins.property
     @pulumi.getter(name="retryInitialSeconds")
