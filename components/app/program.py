@@ -35,7 +35,7 @@ from components.kube.object_reader import ReferenceReader, ReferenceReadError
 from components.kube.referenced_objects import heading_of
 from components.machinery.output_values import camel_case_keys
 from components.machinery.workload_component import Prepared
-from components.platform_component import PlatformComponent, prepare_platform
+from components.platform_component import PlatformComponent, PlatformPrepared, prepare_platform
 from components.proxy_component import ProxyComponent, prepare_proxy
 from components.registration.resource import start_provider_early
 
@@ -196,6 +196,25 @@ def require_entries(config: pulumi.Config) -> None:
     )
 
 
+def create_platforms(
+    platforms: Sequence[PlatformEntry],
+    args: Sequence[Any],
+    prepared: Sequence[PlatformPrepared],
+    base: pulumi.ResourceOptions,
+    namespaces: dict[str, Any],
+) -> list[PlatformComponent]:
+    """A component per platform, exported as ``platforms``; the components, for the connectors that wait for one."""
+    made: list[PlatformComponent] = []
+
+    def platform(index: int, name: str, given: Any, opts: pulumi.ResourceOptions, label: str) -> PlatformComponent:
+        made.append(PlatformComponent(name, given, opts, prepared[index]))
+        return made[-1]
+
+    if platforms:
+        export_outputs("platforms", platforms, create_components("platforms", platforms, args, base, namespaces, platform))
+    return made
+
+
 def connectors_program(reader: ReferenceReader | None = None) -> None:
     """``reader`` replaces the cluster reads of referenced objects (tests)."""
     config = pulumi.Config()
@@ -239,14 +258,7 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     base = pulumi.ResourceOptions(provider=kubernetes_provider(settings))
     created = namespaces([e.namespace for e in [*platforms, *entries, *proxies]], base) if settings.create_namespaces else {}
 
-    platform_components: list[PlatformComponent] = []
-
-    def platform(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> PlatformComponent:
-        platform_components.append(PlatformComponent(name, args, opts, platform_prepared[index]))
-        return platform_components[-1]
-
-    if platforms:
-        export_outputs("platforms", platforms, create_components("platforms", platforms, platform_args, base, created, platform))
+    platform_components = create_platforms(platforms, platform_args, platform_prepared, base, created)
 
     def connector(index: int, name: str, args: Any, opts: pulumi.ResourceOptions, label: str) -> ConnectorComponent:
         waits_for = registers_with[index]
