@@ -216,7 +216,11 @@ def reference_markdown() -> str:
         kind = spec.get("type", "list")
         lines.append(f"| `{key}` | {' or '.join(kind) if isinstance(kind, list) else kind} | {text} |")
     header = ["", "| field | type | default | allowed | rule | what it is |", "|---|---|---|---|---|---|"]
-    kinds = (("Connector", ConnectorEntry, "connectors"), ("Proxy", ProxyEntry, "proxies"), ("Platform", PlatformEntry, "platforms"))
+    kinds = (
+        ("Connector", ConnectorEntry, "connectors"),
+        ("Proxy", ProxyEntry, "proxies"),
+        ("Platform", PlatformEntry, "platforms"),
+    )
     for title, model, key in kinds:
         lines += ["", f"## A {title.lower()}: an entry of `connectors:{key}`", *header, *_rows(model, "")]
     return "\n".join(lines) + "\n"
