@@ -19,9 +19,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.args.base import validated
+from components.args.platform_bundles import decided_version
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
-from components.kube.object_reader import NotReadable, Reference, ReferenceReader
+from components.kube.object_reader import NotReadable, PlatformVersionReader, Reference, ReferenceReader
 from components.machinery.children import owned_by_the_program
 from components.render.checksum import ReferencedData, config_checksum
 from components.render.meta import CHECKSUM_ANNOTATION
@@ -92,9 +93,31 @@ def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> Mapping[str
     return data
 
 
+def running_version(platform: PlatformArgs, reader: ReferenceReader) -> str | None:
+    """The version the platform runs now, when the reader can tell (none without a cluster)."""
+    if not isinstance(reader, PlatformVersionReader):
+        return None
+    try:
+        return reader.platform_version(platform.namespace)
+    except NotReadable:
+        return None
+
+
 def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
-    """The version to deploy and the database credentials read (every problem named at preview)."""
-    return PlatformPrepared(platform_of(platform).bundle.version, _credentials(platform, reader))
+    """The version to deploy (the operator's rules: kept unless asked, never down, never onto a
+    preview) and the database credentials read; every problem named at preview."""
+    problems = []
+    try:
+        version = decided_version(platform.version, running_version(platform, reader))
+    except ValueError as error:
+        problems.append(f"version: {error}")
+    try:
+        credentials = _credentials(platform, reader)
+    except InvalidArgumentsError as error:
+        problems += error.problems
+    if problems:
+        raise InvalidArgumentsError(problems)
+    return PlatformPrepared(version, credentials)
 
 
 def _quoted(value: str) -> str:

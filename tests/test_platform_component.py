@@ -37,7 +37,7 @@ def test_every_rendered_object_is_a_child_and_auth_reads_a_composed_secret():
     secret = mocks.one("kubernetes:core/v1:Secret")
     assert secret.inputs["metadata"]["name"] == "auth-db"
     assert secret.inputs["stringData"] == {
-        "connection-string": "Host=db.example.com;Port=5432;Username=ilm;Password=\"s3cr3t;pw\";Database=ilm;Pooling=true"
+        "connection-string": 'Host=db.example.com;Port=5432;Username=ilm;Password="s3cr3t;pw";Database=ilm;Pooling=true'
     }
     assert "stringData" in secret.secret_paths
     # no other child holds the password, in the clear or otherwise
@@ -94,3 +94,22 @@ def test_cert_manager_and_gateway_objects_are_custom_resources_of_their_own_type
     assert (
         mocks.one("kubernetes:networking.k8s.io/v1:Ingress").inputs["metadata"]["annotations"]["pulumi.com/patchForce"] == "true"
     )
+
+
+def test_a_running_platform_keeps_its_version_and_is_never_downgraded():
+    running = StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, versions={"ilm": "2.18.0"})
+    assert prepare_platform(args_with(version=None), running).version == "2.18.0"
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args_with(version="2.18.0"), StaticReader({}, versions={"ilm": "2.19.0"}))
+    assert caught.value.problems == [
+        "version: 2.18.0 is older than the running 2.19.0: a platform is never downgraded",
+        'database.credentials.secretRef: Secret "core-secret" in namespace "ilm" not found',
+    ]
+
+
+def test_the_decided_version_is_what_renders():
+    args = args_with(version=None)
+    prepared = prepare_platform(args, StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, versions={"ilm": "2.18.0"}))
+    mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
+    core = next(d for d in mocks.of_type("kubernetes:apps/v1:Deployment") if d.inputs["metadata"]["name"] == "core")
+    assert core.inputs["spec"]["template"]["spec"]["containers"][1]["image"].endswith("/core:2.18.0")

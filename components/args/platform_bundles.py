@@ -23,10 +23,12 @@ __all__ = [
     "DEFAULT_REGISTRY",
     "DEFAULT_REPOSITORY",
     "DEFAULT_VERSION",
+    "VERSION_ANNOTATION",
     "Bundle",
     "BundleImage",
     "PlatformVersion",
     "Wiring",
+    "decided_version",
     "version_key",
 ]
 
@@ -34,6 +36,9 @@ PlatformVersion = Literal["2.18.0", "2.19.0", "2.20.0"]
 """The platform versions whose bundles the library carries."""
 DEFAULT_VERSION: PlatformVersion = "2.19.0"
 """What a new platform without ``version`` runs (the operator's ``DefaultVersion``)."""
+VERSION_ANNOTATION = "otilm.com/platform-version"
+"""Where a platform's pods say the version they run (the operator's annotation): how the version
+running now is read back."""
 DEFAULT_REGISTRY = "hub.omnitrustregistry.com"
 DEFAULT_REPOSITORY = "ilm"
 
@@ -134,3 +139,19 @@ BUNDLES: MappingProxyType[str, Bundle] = MappingProxyType(
 def version_key(version: str) -> tuple[int, ...]:
     """A version's order: numerically per segment (2.9.0 before 2.10.0)."""
     return tuple(int(part) for part in version.split("."))
+
+
+def decided_version(asked: str | None, running: str | None) -> str:
+    """The version a run deploys, as the operator decides it: the one asked for; unset, the
+    running one (a later default never upgrades a running platform), else the default.
+    ``ValueError`` (naming the versions) for a downgrade, a running version not carried here,
+    and an upgrade of a running platform onto a preview."""
+    if running is not None and running not in BUNDLES and asked is None:
+        raise ValueError(f"the running version {running} is not one this library carries ({', '.join(BUNDLES)}): set version")
+    if asked is None:
+        return running or DEFAULT_VERSION
+    if running is not None and version_key(asked) < version_key(running):
+        raise ValueError(f"{asked} is older than the running {running}: a platform is never downgraded")
+    if running is not None and asked != running and not BUNDLES[asked].released:
+        raise ValueError(f"{asked} is a preview: a running platform ({running}) is not upgraded onto it")
+    return asked

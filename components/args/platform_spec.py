@@ -24,6 +24,7 @@ from components.args.blocks import Affinity, Containers, EnvVarArgs, Tolerations
 from components.args.fields import Annotations, DnsLabel, Labels, NonEmpty, QualifiedName, SecretKeyName
 from components.args.platform_access import EdgeArgs, RegisterAdminArgs
 from components.args.platform_blocks import ComponentImageArgs, ContainerPorts, ObjectName, PublicHost, VolumeMounts, Volumes
+from components.args.platform_bundles import PlatformVersion
 from components.args.platform_components import (
     AuthArgs,
     AuthOpaPoliciesArgs,
@@ -37,14 +38,7 @@ from components.args.platform_components import (
 from components.args.platform_infra import DatabaseArgs, KeycloakArgs, MessagingArgs
 from components.args.workload_spec import check_extra_containers
 
-__all__ = ["DEFAULT_VERSION", "PREVIEW_VERSIONS", "PlatformArgs", "PlatformEntry", "PlatformSpec", "PlatformVersion"]
-
-PlatformVersion = Literal["2.18.0", "2.19.0", "2.20.0"]
-"""The platform versions whose bundles the library carries (the operator's ``pkg/bom`` also has 2.17.0)."""
-DEFAULT_VERSION: PlatformVersion = "2.19.0"
-"""The operator's ``DefaultVersion``: what a new platform without ``version`` resolves to."""
-PREVIEW_VERSIONS: frozenset[str] = frozenset({"2.20.0"})
-"""Versions whose images are not published yet (reached only by naming them)."""
+__all__ = ["PlatformArgs", "PlatformEntry", "PlatformSpec"]
 
 
 class OutboundProxyArgs(Model):
@@ -147,7 +141,8 @@ class PlatformSpec(Model):
     """The ``spec`` of a Platform resource."""
 
     version: PlatformVersion | None = None
-    """The platform version; unset: the version the platform runs, or 2.19.0 for a new one (the operator's choice)."""
+    """The platform version; unset: the version the platform runs, or the default for a new one
+    (2.19.0; 2.20.0 is a preview: named only, never an upgrade of a running platform)."""
     common: CommonArgs = CommonArgs()
     """What applies to every component."""
     database: DatabaseArgs

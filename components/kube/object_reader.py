@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import pulumi
 
+from components.args.platform_bundles import VERSION_ANNOTATION
 from components.kube.kube_access import client_configuration
 from components.render.checksum import ReferenceKind
 
-__all__ = ["ClusterReader", "NoCluster", "Reference", "ReferenceReadError", "ReferenceReader"]
+__all__ = ["ClusterReader", "NoCluster", "PlatformVersionReader", "Reference", "ReferenceReadError", "ReferenceReader"]
 
 KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}
 
@@ -38,6 +39,13 @@ class ReferenceReadError(pulumi.RunError):
     """A referenced object that could not be read (cluster unreachable, access refused)."""
 
 
+@runtime_checkable
+class PlatformVersionReader(Protocol):
+    def platform_version(self, namespace: str) -> str | None:
+        """The version the platform of ``namespace`` runs, or None when none runs there;
+        ``NotReadable`` when there is nothing to read from."""
+
+
 class ReferenceReader(Protocol):
     def read(self, ref: Reference) -> Mapping[str, str] | None:
         """The object's ``data`` as the API returns it, or None when it does not exist;
@@ -49,6 +57,9 @@ class NoCluster:
 
     def read(self, ref: Reference) -> Mapping[str, str] | None:
         raise NotReadable(ref.describe())
+
+    def platform_version(self, namespace: str) -> str | None:
+        raise NotReadable(namespace)
 
 
 class ClusterReader:
@@ -83,3 +94,22 @@ class ClusterReader:
         except Exception:
             raise ReferenceReadError(f"cannot read {ref.describe()}: the cluster could not be reached") from None
         return dict(obj.data or {})
+
+    def platform_version(self, namespace: str) -> str | None:
+        """The version the platform of ``namespace`` runs (its core's pods' annotation), or None
+        when there is no core there."""
+        from kubernetes import client
+        from kubernetes.client.exceptions import ApiException
+
+        where = f'Deployment "core" in namespace "{namespace}"'
+        try:
+            apps = client.AppsV1Api(self._core_api().api_client)
+            deployment = apps.read_namespaced_deployment("core", namespace)
+        except ApiException as error:
+            if error.status == 404:
+                return None
+            raise ReferenceReadError(f"cannot read {where}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
+        template = deployment.spec.template.metadata if deployment.spec else None
+        return ((template.annotations if template else None) or {}).get(VERSION_ANNOTATION)

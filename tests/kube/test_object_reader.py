@@ -29,6 +29,15 @@ OBJECTS = {
         "metadata": {"name": "settings"},
         "data": {"a": "b"},
     },
+    "/apis/apps/v1/namespaces/ilm/deployments/core": {
+        "kind": "Deployment",
+        "apiVersion": "apps/v1",
+        "metadata": {"name": "core", "namespace": "ilm"},
+        "spec": {
+            "selector": {"matchLabels": {"app": "core"}},
+            "template": {"metadata": {"annotations": {"otilm.com/platform-version": "2.18.0"}}, "spec": {"containers": []}},
+        },
+    },
 }
 
 
@@ -87,3 +96,9 @@ def test_an_unreachable_cluster_is_a_clean_error(tmp_path):
     with pytest.raises(ReferenceReadError, match="the cluster could not be reached") as caught:
         reader.read(Reference("configmap", "settings", "ilm"))
     assert "127.0.0.1" not in str(caught.value) and TOKEN not in str(caught.value)
+
+
+def test_the_running_platform_version_is_its_cores_annotation_or_none(api_server):
+    reader = ClusterReader(api_server["kubeconfig"])
+    assert reader.platform_version("ilm") == "2.18.0"
+    assert reader.platform_version("empty") is None

@@ -90,9 +90,16 @@ def run(program: Callable[[], Any], config: dict[str, Any] | None = None, mocks:
 class StaticReader:
     """Referenced objects as a dict ``{(kind, namespace, name): data}``; anything else is missing."""
 
-    def __init__(self, objects: dict[tuple[str, str, str], dict[str, str]] | None = None) -> None:
+    def __init__(
+        self, objects: dict[tuple[str, str, str], dict[str, str]] | None = None, versions: dict[str, str] | None = None
+    ) -> None:
         self.objects = objects or {}
+        self.versions = versions or {}
+        """The version the platform of a namespace runs."""
         self.reads: list[tuple[str, str, str]] = []
+
+    def platform_version(self, namespace: str) -> str | None:
+        return self.versions.get(namespace)
 
     def read(self, ref: Any) -> dict[str, str] | None:
         key = (ref.kind, ref.namespace, ref.name)

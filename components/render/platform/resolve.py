@@ -15,7 +15,14 @@ from typing import Any
 
 from components.args.blocks import ProbeArgs, ProbesArgs
 from components.args.platform_blocks import ComponentImageArgs, ComponentSpec
-from components.args.platform_bundles import BUNDLES, DEFAULT_REGISTRY, DEFAULT_REPOSITORY, DEFAULT_VERSION, Bundle
+from components.args.platform_bundles import (
+    BUNDLES,
+    DEFAULT_REGISTRY,
+    DEFAULT_REPOSITORY,
+    DEFAULT_VERSION,
+    VERSION_ANNOTATION,
+    Bundle,
+)
 from components.args.platform_spec import PlatformArgs
 from components.render.meta import COMPONENT_LABEL, MANAGED_BY_LABEL, NAME_LABEL, OPERATOR_MANAGED_BY
 from components.render.objects import Obj
@@ -31,7 +38,6 @@ from components.render.workload import (
 INSTANCE_LABEL = "app.kubernetes.io/instance"
 PART_OF_LABEL = "app.kubernetes.io/part-of"
 PART_OF = "ilm"
-VERSION_ANNOTATION = "otilm.com/platform-version"
 SERVICE_PORT = 8080
 """The port of every component's Service but the gateway's."""
 EPHEMERAL = "ephemeral"
