@@ -32,5 +32,5 @@ DYNAMIC_REGISTRATION = dynamic_type_token(PACKAGE, "Registration")
 """The Python program's ``Registration`` (a dynamic resource of module ``PACKAGE``)."""
 LEGACY_DYNAMIC_REGISTRATION = dynamic_type_token("", "Resource")
 """The shared type every dynamic resource had before: registrations created under it are aliased."""
-COMPONENTS = {CONNECTOR: "connector", PROXY: "proxy"}
+COMPONENTS = {CONNECTOR: "connector", PROXY: "proxy", PLATFORM: "platform"}
 """Each component's type, and how a person calls it."""

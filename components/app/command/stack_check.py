@@ -42,6 +42,12 @@ def workload_problems(live: Live) -> list[Problem]:
     found = []
     for row in live.rows:
         entry = f"{row.kind} {row.name}"
+        if row.kind == "platform":
+            if row.status == "Progressing":
+                found.append(Problem(entry, "not Running", f"not ready: {row.health}"))
+            elif row.health != "-":
+                found.append(Problem(entry, "not Ready", f"not ready: {row.health}"))
+            continue
         if row.ready == MISSING:
             found.append(Problem(entry, "not Ready", "its Deployment is not in the cluster"))
         elif row.ready != "-":

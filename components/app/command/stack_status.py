@@ -1,7 +1,9 @@
 """``connectors status --stack S``: a table of the stack's connectors and proxies, as
 ``kubectl get connector`` shows them: namespace, image, ready replicas (from the cluster when
 it can be reached), live health (``live_health``), the registration's uuid and status in state,
-and the platform's status when admin credentials are configured. ``--check`` instead lists
+and the platform's status when admin credentials are configured; and of its platforms: their
+version, how many of their workloads are ready (those that are not, with their replicas), and
+their phase, as the operator's (Running once core and auth are). ``--check`` instead lists
 every problem and exits non-zero (``stack_check``). Read-only: nothing changes the state, the
 cluster or the platform.
 """
@@ -168,6 +170,37 @@ def health_of(row: Row, entry: Any, endpoint: str | None, cluster: tuple[str | N
     return str(probe_health(endpoint, entry.spec.health_check, *cluster))
 
 
+RUNNING_WITH = ("core", "auth")
+"""The workloads a platform is Running with (the operator's ``Available``)."""
+
+
+def observe_platform(row: Row, component: dict[str, Any], resources: list[dict[str, Any]], cluster: Any, live: bool) -> None:
+    """A platform's row: its version, its workloads ready (``ready/all``) and those not ready with
+    their replicas (the health column), its phase (the status column)."""
+    row.image = f"version {component.get('outputs', {}).get('version', '-')}"
+    workloads = {
+        r["urn"]: r for r in resources if r.get("parent") == component["urn"] and r["type"] == "kubernetes:apps/v1:Deployment"
+    }
+    if workloads:
+        row.namespace = next(iter(workloads.values()))["inputs"]["metadata"].get("namespace", "default")
+    found = ready_replicas(workloads, *cluster) if live and workloads else {}
+    if not found:
+        return
+    replicas = {workloads[urn]["inputs"]["metadata"]["name"]: found[urn] for urn in workloads}
+    waiting = {name: state for name, state in replicas.items() if not _all_ready(state)}
+    row.ready = f"{len(replicas) - len(waiting)}/{len(replicas)}"
+    row.health = ", ".join(f"{name} {state}" for name, state in sorted(waiting.items())) or "-"
+    row.status = "Progressing" if any(name in waiting for name in RUNNING_WITH) else "Running"
+
+
+def _all_ready(state: str) -> bool:
+    counts = state.partition(":")[0]
+    if "/" not in counts:
+        return False
+    ready, desired = (int(n) for n in counts.split("/"))
+    return ready >= desired
+
+
 def observe(options: RunOptions) -> tuple[Any, Live]:
     """The stack, and its workloads as they are now (``auto.CommandError`` when it cannot be opened)."""
     stack = open_stack(options)
@@ -181,6 +214,9 @@ def observe(options: RunOptions) -> tuple[Any, Live]:
     components = [r for r in resources if r["type"] in COMPONENTS]
     entries = connector_entries(config)
     for row, component in zip(rows, components, strict=True):
+        if row.kind == "platform":
+            observe_platform(row, component, resources, cluster, not render_mode)
+            continue
         row.ready = ready.get(component["urn"], "-")
         endpoint = component.get("outputs", {}).get("endpoint") if row.kind == "connector" else None
         row.health = "-" if render_mode else health_of(row, entries.get(row.name), endpoint, cluster)

@@ -35,6 +35,18 @@ def live(*rows: Row, expects: set[str] = frozenset()) -> Live:
             set(),
             ["connector x509: not Ready (0 of 2 replicas ready: CrashLoopBackOff, CreateContainerConfigError)"],
         ),
+        (Row("platform", "ilm", ready="6/6", status="Running"), set(), []),
+        (Row("platform", "ilm", ready="-", status="-"), set(), []),
+        (
+            Row("platform", "ilm", ready="5/6", health="auth 0/1:CrashLoopBackOff", status="Progressing"),
+            set(),
+            ["platform ilm: not Running (not ready: auth 0/1:CrashLoopBackOff)"],
+        ),
+        (
+            Row("platform", "ilm", ready="5/6", health="utils 0/1", status="Running"),
+            set(),
+            ["platform ilm: not Ready (not ready: utils 0/1)"],
+        ),
         (
             Row("connector", "x509", ready="1/1", uuid="uuid-unknown"),
             {"x509"},
