@@ -47,3 +47,12 @@ class ProxyOutputs(Model):
     """The hash of the config token Secret and other referenced objects stamped on the pod template."""
     children: dict[str, str]
     """The name of each Kubernetes object of the component in the cluster (a custom ServiceAccount's own), by kind."""
+
+
+class PlatformOutputs(Model):
+    """The outputs of a platform component."""
+
+    api_endpoint: str
+    """Core's API in the cluster: what a connector passes as its registration's platformUrl."""
+    version: str
+    """The platform version deployed."""

@@ -29,8 +29,10 @@ from components.package.models import PackageOptions
 from components.package.package_registration import PackageRegistration
 from components.package.provider_server import Unknown, resolved, serve, unknown_output
 from components.package.schema import package_schema
+from components.platform_component import PlatformComponent, prepare_platform, validate_platform_args
 from components.proxy_component import ProxyComponent
 from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
+from components.type_tokens import PLATFORM as PLATFORM_TYPE
 from components.type_tokens import PROXY as PROXY_TYPE
 
 
@@ -105,8 +107,11 @@ class ConnectorsProvider(provider.Provider):
                 secret_inputs=secret,
                 registration_type=PackageRegistration,
             )
-            component: ConnectorComponent | ProxyComponent
-            if resource_type == CONNECTOR_TYPE:
+            component: ConnectorComponent | ProxyComponent | PlatformComponent
+            if resource_type == PLATFORM_TYPE:
+                platform = validate_platform_args(args)
+                component = PlatformComponent(name, platform, options, prepare_platform(platform, reader_for(package)))
+            elif resource_type == CONNECTOR_TYPE:
                 component = ConnectorComponent(name, args, options, prepared)
             elif resource_type == PROXY_TYPE:
                 component = ProxyComponent(name, args, options, prepared)

@@ -18,14 +18,16 @@ from pydantic.fields import FieldInfo
 
 from components.args.connector_spec import ConnectorArgs
 from components.args.fields import digest, image_tag, int_or_percent, str_input
+from components.args.platform_spec import PlatformArgs
 from components.args.proxy_spec import ProxyArgs
 from components.args.registration_spec import header_value
-from components.machinery.component_outputs import ConnectorOutputs, ProxyOutputs
+from components.machinery.component_outputs import ConnectorOutputs, PlatformOutputs, ProxyOutputs
 from components.package import VERSION
 from components.package.models import PackageOptions
 from components.package.package_registration import schema_resource
 from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
 from components.type_tokens import PACKAGE
+from components.type_tokens import PLATFORM as PLATFORM_TYPE
 from components.type_tokens import PROXY as PROXY_TYPE
 from components.type_tokens import REGISTRATION as REGISTRATION_TYPE
 
@@ -72,6 +74,11 @@ COMPONENTS: dict[str, tuple[str, type[BaseModel], type[BaseModel]]] = {
         ConnectorOutputs,
     ),
     PROXY_TYPE: ("A proxy: the outbound-only bridge of a restricted zone to the platform's broker.", ProxyArgs, ProxyOutputs),
+    PLATFORM_TYPE: (
+        "A platform: core, auth, the scheduler, the gateway and the rest of what the reference operator's Platform renders.",
+        PlatformArgs,
+        PlatformOutputs,
+    ),
 }
 
 

@@ -54,9 +54,13 @@ def identifiers(language: str) -> set[str]:
     return set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", text))
 
 
-# Field names of the manifests (the key holding a client key, the operator's signing key field):
-# kept as stack config writes them.
-FIELD_NAMES = {"clientKeyKey", "ClientKeyKey", "client_key_key", "signingKeyKey", "SigningKeyKey", "signing_key_key"}
+# Field names of the manifests (the key holding a client key, the operator's signing key field, the
+# Platform's keys of an API key, a token signing key and a private key): kept as stack config writes them.
+FIELD_NAMES = {
+    f"{prefix}{name}"
+    for stem in ("clientKey", "signingKey", "apiKey", "tokenSigningKey", "privateKey")
+    for prefix, name in (("", f"{stem}Key"), ("", f"{stem[0].upper()}{stem[1:]}Key"))
+} | {"client_key_key", "signing_key_key", "api_key_key", "token_signing_key_key", "private_key_key"}
 
 
 @pytest.mark.parametrize("language", GENERATED)

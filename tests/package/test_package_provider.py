@@ -185,3 +185,17 @@ def test_the_package_registration_sends_attribute_contents_unchanged():
     (registration,) = mocks.of_type("connectors:index:Registration")
     assert registration.inputs["customAttributes"] == [{"name": "a", "content": content}]
     assert registration.inputs["platformUrl"] == "https://p/api" and "platform_url" not in registration.inputs
+
+
+def test_the_package_builds_a_platform_and_returns_its_api_and_version():
+    """``connectors:index:Platform`` in any language: the same component, its two outputs."""
+    from components.package.package_provider import ConnectorsProvider
+    from components.type_tokens import PLATFORM
+
+    from ..support.mocks import run
+    from ..support.operator_platform import minimal_spec
+
+    inputs: dict[str, Any] = {"name": "ilm", "namespace": "ilm", "readReferences": False, **minimal_spec()}
+    mocks = run(lambda: ConnectorsProvider().construct("ilm", PLATFORM, inputs, None).state)
+    assert mocks.result == {"apiEndpoint": "http://core.ilm.svc.cluster.local:8080/api", "version": "2.19.0"}
+    assert len(mocks.of_type("kubernetes:apps/v1:Deployment")) == 6

@@ -10,6 +10,11 @@ export type Connector = import("./connector").Connector;
 export const Connector: typeof import("./connector").Connector = null as any;
 utilities.lazyLoad(exports, ["Connector"], () => require("./connector"));
 
+export { PlatformArgs } from "./platform";
+export type Platform = import("./platform").Platform;
+export const Platform: typeof import("./platform").Platform = null as any;
+utilities.lazyLoad(exports, ["Platform"], () => require("./platform"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -42,6 +47,8 @@ const _module = {
         switch (type) {
             case "connectors:index:Connector":
                 return new Connector(name, <any>undefined, { urn })
+            case "connectors:index:Platform":
+                return new Platform(name, <any>undefined, { urn })
             case "connectors:index:Proxy":
                 return new Proxy(name, <any>undefined, { urn })
             case "connectors:index:Registration":

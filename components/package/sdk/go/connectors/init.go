@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "connectors:index:Connector":
 		r = &Connector{}
+	case "connectors:index:Platform":
+		r = &Platform{}
 	case "connectors:index:Proxy":
 		r = &Proxy{}
 	case "connectors:index:Registration":

@@ -10,6 +10,840 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The values AuthOpaPolicies.workloadType takes.
+type AuthOpaPoliciesWorkloadType string
+
+const (
+	AuthOpaPoliciesWorkloadTypeDeployment  = AuthOpaPoliciesWorkloadType("Deployment")
+	AuthOpaPoliciesWorkloadTypeStatefulSet = AuthOpaPoliciesWorkloadType("StatefulSet")
+)
+
+func (AuthOpaPoliciesWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOpaPoliciesWorkloadType)(nil)).Elem()
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToAuthOpaPoliciesWorkloadTypeOutput() AuthOpaPoliciesWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(AuthOpaPoliciesWorkloadTypeOutput)
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToAuthOpaPoliciesWorkloadTypeOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthOpaPoliciesWorkloadTypeOutput)
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToAuthOpaPoliciesWorkloadTypePtrOutput() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return e.ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypePtrOutput {
+	return AuthOpaPoliciesWorkloadType(e).ToAuthOpaPoliciesWorkloadTypeOutputWithContext(ctx).ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthOpaPoliciesWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthOpaPoliciesWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (AuthOpaPoliciesWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOpaPoliciesWorkloadType)(nil)).Elem()
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToAuthOpaPoliciesWorkloadTypeOutput() AuthOpaPoliciesWorkloadTypeOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToAuthOpaPoliciesWorkloadTypeOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypeOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToAuthOpaPoliciesWorkloadTypePtrOutput() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o.ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthOpaPoliciesWorkloadType) *AuthOpaPoliciesWorkloadType {
+		return &v
+	}).(AuthOpaPoliciesWorkloadTypePtrOutput)
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthOpaPoliciesWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOpaPoliciesWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthOpaPoliciesWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthOpaPoliciesWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (AuthOpaPoliciesWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthOpaPoliciesWorkloadType)(nil)).Elem()
+}
+
+func (o AuthOpaPoliciesWorkloadTypePtrOutput) ToAuthOpaPoliciesWorkloadTypePtrOutput() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesWorkloadTypePtrOutput) ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesWorkloadTypePtrOutput) Elem() AuthOpaPoliciesWorkloadTypeOutput {
+	return o.ApplyT(func(v *AuthOpaPoliciesWorkloadType) AuthOpaPoliciesWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret AuthOpaPoliciesWorkloadType
+		return ret
+	}).(AuthOpaPoliciesWorkloadTypeOutput)
+}
+
+func (o AuthOpaPoliciesWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOpaPoliciesWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthOpaPoliciesWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthOpaPoliciesWorkloadTypeInput is an input type that accepts values of the AuthOpaPoliciesWorkloadType enum
+// A concrete instance of `AuthOpaPoliciesWorkloadTypeInput` can be one of the following:
+//
+//	AuthOpaPoliciesWorkloadTypeDeployment
+//	AuthOpaPoliciesWorkloadTypeStatefulSet
+type AuthOpaPoliciesWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToAuthOpaPoliciesWorkloadTypeOutput() AuthOpaPoliciesWorkloadTypeOutput
+	ToAuthOpaPoliciesWorkloadTypeOutputWithContext(context.Context) AuthOpaPoliciesWorkloadTypeOutput
+}
+
+var authOpaPoliciesWorkloadTypePtrType = reflect.TypeOf((**AuthOpaPoliciesWorkloadType)(nil)).Elem()
+
+type AuthOpaPoliciesWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToAuthOpaPoliciesWorkloadTypePtrOutput() AuthOpaPoliciesWorkloadTypePtrOutput
+	ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(context.Context) AuthOpaPoliciesWorkloadTypePtrOutput
+}
+
+type authOpaPoliciesWorkloadTypePtr string
+
+func AuthOpaPoliciesWorkloadTypePtr(v string) AuthOpaPoliciesWorkloadTypePtrInput {
+	return (*authOpaPoliciesWorkloadTypePtr)(&v)
+}
+
+func (*authOpaPoliciesWorkloadTypePtr) ElementType() reflect.Type {
+	return authOpaPoliciesWorkloadTypePtrType
+}
+
+func (in *authOpaPoliciesWorkloadTypePtr) ToAuthOpaPoliciesWorkloadTypePtrOutput() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(AuthOpaPoliciesWorkloadTypePtrOutput)
+}
+
+func (in *authOpaPoliciesWorkloadTypePtr) ToAuthOpaPoliciesWorkloadTypePtrOutputWithContext(ctx context.Context) AuthOpaPoliciesWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthOpaPoliciesWorkloadTypePtrOutput)
+}
+
+// The values Auth.syncPolicy takes.
+type AuthSyncPolicy string
+
+const (
+	AuthSyncPolicy_Create_Only = AuthSyncPolicy("create-only")
+	AuthSyncPolicy_Sync_Data   = AuthSyncPolicy("sync-data")
+)
+
+func (AuthSyncPolicy) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthSyncPolicy)(nil)).Elem()
+}
+
+func (e AuthSyncPolicy) ToAuthSyncPolicyOutput() AuthSyncPolicyOutput {
+	return pulumi.ToOutput(e).(AuthSyncPolicyOutput)
+}
+
+func (e AuthSyncPolicy) ToAuthSyncPolicyOutputWithContext(ctx context.Context) AuthSyncPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthSyncPolicyOutput)
+}
+
+func (e AuthSyncPolicy) ToAuthSyncPolicyPtrOutput() AuthSyncPolicyPtrOutput {
+	return e.ToAuthSyncPolicyPtrOutputWithContext(context.Background())
+}
+
+func (e AuthSyncPolicy) ToAuthSyncPolicyPtrOutputWithContext(ctx context.Context) AuthSyncPolicyPtrOutput {
+	return AuthSyncPolicy(e).ToAuthSyncPolicyOutputWithContext(ctx).ToAuthSyncPolicyPtrOutputWithContext(ctx)
+}
+
+func (e AuthSyncPolicy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthSyncPolicy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthSyncPolicy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthSyncPolicy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthSyncPolicyOutput struct{ *pulumi.OutputState }
+
+func (AuthSyncPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthSyncPolicy)(nil)).Elem()
+}
+
+func (o AuthSyncPolicyOutput) ToAuthSyncPolicyOutput() AuthSyncPolicyOutput {
+	return o
+}
+
+func (o AuthSyncPolicyOutput) ToAuthSyncPolicyOutputWithContext(ctx context.Context) AuthSyncPolicyOutput {
+	return o
+}
+
+func (o AuthSyncPolicyOutput) ToAuthSyncPolicyPtrOutput() AuthSyncPolicyPtrOutput {
+	return o.ToAuthSyncPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o AuthSyncPolicyOutput) ToAuthSyncPolicyPtrOutputWithContext(ctx context.Context) AuthSyncPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthSyncPolicy) *AuthSyncPolicy {
+		return &v
+	}).(AuthSyncPolicyPtrOutput)
+}
+
+func (o AuthSyncPolicyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthSyncPolicyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthSyncPolicy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthSyncPolicyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthSyncPolicyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthSyncPolicy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthSyncPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthSyncPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthSyncPolicy)(nil)).Elem()
+}
+
+func (o AuthSyncPolicyPtrOutput) ToAuthSyncPolicyPtrOutput() AuthSyncPolicyPtrOutput {
+	return o
+}
+
+func (o AuthSyncPolicyPtrOutput) ToAuthSyncPolicyPtrOutputWithContext(ctx context.Context) AuthSyncPolicyPtrOutput {
+	return o
+}
+
+func (o AuthSyncPolicyPtrOutput) Elem() AuthSyncPolicyOutput {
+	return o.ApplyT(func(v *AuthSyncPolicy) AuthSyncPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret AuthSyncPolicy
+		return ret
+	}).(AuthSyncPolicyOutput)
+}
+
+func (o AuthSyncPolicyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthSyncPolicyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthSyncPolicy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthSyncPolicyInput is an input type that accepts values of the AuthSyncPolicy enum
+// A concrete instance of `AuthSyncPolicyInput` can be one of the following:
+//
+//	AuthSyncPolicy_Create_Only
+//	AuthSyncPolicy_Sync_Data
+type AuthSyncPolicyInput interface {
+	pulumi.Input
+
+	ToAuthSyncPolicyOutput() AuthSyncPolicyOutput
+	ToAuthSyncPolicyOutputWithContext(context.Context) AuthSyncPolicyOutput
+}
+
+var authSyncPolicyPtrType = reflect.TypeOf((**AuthSyncPolicy)(nil)).Elem()
+
+type AuthSyncPolicyPtrInput interface {
+	pulumi.Input
+
+	ToAuthSyncPolicyPtrOutput() AuthSyncPolicyPtrOutput
+	ToAuthSyncPolicyPtrOutputWithContext(context.Context) AuthSyncPolicyPtrOutput
+}
+
+type authSyncPolicyPtr string
+
+func AuthSyncPolicyPtr(v string) AuthSyncPolicyPtrInput {
+	return (*authSyncPolicyPtr)(&v)
+}
+
+func (*authSyncPolicyPtr) ElementType() reflect.Type {
+	return authSyncPolicyPtrType
+}
+
+func (in *authSyncPolicyPtr) ToAuthSyncPolicyPtrOutput() AuthSyncPolicyPtrOutput {
+	return pulumi.ToOutput(in).(AuthSyncPolicyPtrOutput)
+}
+
+func (in *authSyncPolicyPtr) ToAuthSyncPolicyPtrOutputWithContext(ctx context.Context) AuthSyncPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthSyncPolicyPtrOutput)
+}
+
+// The values Auth.workloadType takes.
+type AuthWorkloadType string
+
+const (
+	AuthWorkloadTypeDeployment  = AuthWorkloadType("Deployment")
+	AuthWorkloadTypeStatefulSet = AuthWorkloadType("StatefulSet")
+)
+
+func (AuthWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthWorkloadType)(nil)).Elem()
+}
+
+func (e AuthWorkloadType) ToAuthWorkloadTypeOutput() AuthWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(AuthWorkloadTypeOutput)
+}
+
+func (e AuthWorkloadType) ToAuthWorkloadTypeOutputWithContext(ctx context.Context) AuthWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AuthWorkloadTypeOutput)
+}
+
+func (e AuthWorkloadType) ToAuthWorkloadTypePtrOutput() AuthWorkloadTypePtrOutput {
+	return e.ToAuthWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e AuthWorkloadType) ToAuthWorkloadTypePtrOutputWithContext(ctx context.Context) AuthWorkloadTypePtrOutput {
+	return AuthWorkloadType(e).ToAuthWorkloadTypeOutputWithContext(ctx).ToAuthWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e AuthWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AuthWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AuthWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AuthWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (AuthWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthWorkloadType)(nil)).Elem()
+}
+
+func (o AuthWorkloadTypeOutput) ToAuthWorkloadTypeOutput() AuthWorkloadTypeOutput {
+	return o
+}
+
+func (o AuthWorkloadTypeOutput) ToAuthWorkloadTypeOutputWithContext(ctx context.Context) AuthWorkloadTypeOutput {
+	return o
+}
+
+func (o AuthWorkloadTypeOutput) ToAuthWorkloadTypePtrOutput() AuthWorkloadTypePtrOutput {
+	return o.ToAuthWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o AuthWorkloadTypeOutput) ToAuthWorkloadTypePtrOutputWithContext(ctx context.Context) AuthWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthWorkloadType) *AuthWorkloadType {
+		return &v
+	}).(AuthWorkloadTypePtrOutput)
+}
+
+func (o AuthWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AuthWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AuthWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AuthWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AuthWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (AuthWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthWorkloadType)(nil)).Elem()
+}
+
+func (o AuthWorkloadTypePtrOutput) ToAuthWorkloadTypePtrOutput() AuthWorkloadTypePtrOutput {
+	return o
+}
+
+func (o AuthWorkloadTypePtrOutput) ToAuthWorkloadTypePtrOutputWithContext(ctx context.Context) AuthWorkloadTypePtrOutput {
+	return o
+}
+
+func (o AuthWorkloadTypePtrOutput) Elem() AuthWorkloadTypeOutput {
+	return o.ApplyT(func(v *AuthWorkloadType) AuthWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret AuthWorkloadType
+		return ret
+	}).(AuthWorkloadTypeOutput)
+}
+
+func (o AuthWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AuthWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AuthWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AuthWorkloadTypeInput is an input type that accepts values of the AuthWorkloadType enum
+// A concrete instance of `AuthWorkloadTypeInput` can be one of the following:
+//
+//	AuthWorkloadTypeDeployment
+//	AuthWorkloadTypeStatefulSet
+type AuthWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToAuthWorkloadTypeOutput() AuthWorkloadTypeOutput
+	ToAuthWorkloadTypeOutputWithContext(context.Context) AuthWorkloadTypeOutput
+}
+
+var authWorkloadTypePtrType = reflect.TypeOf((**AuthWorkloadType)(nil)).Elem()
+
+type AuthWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToAuthWorkloadTypePtrOutput() AuthWorkloadTypePtrOutput
+	ToAuthWorkloadTypePtrOutputWithContext(context.Context) AuthWorkloadTypePtrOutput
+}
+
+type authWorkloadTypePtr string
+
+func AuthWorkloadTypePtr(v string) AuthWorkloadTypePtrInput {
+	return (*authWorkloadTypePtr)(&v)
+}
+
+func (*authWorkloadTypePtr) ElementType() reflect.Type {
+	return authWorkloadTypePtrType
+}
+
+func (in *authWorkloadTypePtr) ToAuthWorkloadTypePtrOutput() AuthWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(AuthWorkloadTypePtrOutput)
+}
+
+func (in *authWorkloadTypePtr) ToAuthWorkloadTypePtrOutputWithContext(ctx context.Context) AuthWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AuthWorkloadTypePtrOutput)
+}
+
+// The values ComponentImage.pullPolicy takes.
+type ComponentImagePullPolicy string
+
+const (
+	ComponentImagePullPolicyAlways       = ComponentImagePullPolicy("Always")
+	ComponentImagePullPolicyIfNotPresent = ComponentImagePullPolicy("IfNotPresent")
+	ComponentImagePullPolicyNever        = ComponentImagePullPolicy("Never")
+)
+
+func (ComponentImagePullPolicy) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentImagePullPolicy)(nil)).Elem()
+}
+
+func (e ComponentImagePullPolicy) ToComponentImagePullPolicyOutput() ComponentImagePullPolicyOutput {
+	return pulumi.ToOutput(e).(ComponentImagePullPolicyOutput)
+}
+
+func (e ComponentImagePullPolicy) ToComponentImagePullPolicyOutputWithContext(ctx context.Context) ComponentImagePullPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ComponentImagePullPolicyOutput)
+}
+
+func (e ComponentImagePullPolicy) ToComponentImagePullPolicyPtrOutput() ComponentImagePullPolicyPtrOutput {
+	return e.ToComponentImagePullPolicyPtrOutputWithContext(context.Background())
+}
+
+func (e ComponentImagePullPolicy) ToComponentImagePullPolicyPtrOutputWithContext(ctx context.Context) ComponentImagePullPolicyPtrOutput {
+	return ComponentImagePullPolicy(e).ToComponentImagePullPolicyOutputWithContext(ctx).ToComponentImagePullPolicyPtrOutputWithContext(ctx)
+}
+
+func (e ComponentImagePullPolicy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComponentImagePullPolicy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComponentImagePullPolicy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ComponentImagePullPolicy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ComponentImagePullPolicyOutput struct{ *pulumi.OutputState }
+
+func (ComponentImagePullPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentImagePullPolicy)(nil)).Elem()
+}
+
+func (o ComponentImagePullPolicyOutput) ToComponentImagePullPolicyOutput() ComponentImagePullPolicyOutput {
+	return o
+}
+
+func (o ComponentImagePullPolicyOutput) ToComponentImagePullPolicyOutputWithContext(ctx context.Context) ComponentImagePullPolicyOutput {
+	return o
+}
+
+func (o ComponentImagePullPolicyOutput) ToComponentImagePullPolicyPtrOutput() ComponentImagePullPolicyPtrOutput {
+	return o.ToComponentImagePullPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentImagePullPolicyOutput) ToComponentImagePullPolicyPtrOutputWithContext(ctx context.Context) ComponentImagePullPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentImagePullPolicy) *ComponentImagePullPolicy {
+		return &v
+	}).(ComponentImagePullPolicyPtrOutput)
+}
+
+func (o ComponentImagePullPolicyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ComponentImagePullPolicyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComponentImagePullPolicy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ComponentImagePullPolicyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentImagePullPolicyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComponentImagePullPolicy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComponentImagePullPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentImagePullPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentImagePullPolicy)(nil)).Elem()
+}
+
+func (o ComponentImagePullPolicyPtrOutput) ToComponentImagePullPolicyPtrOutput() ComponentImagePullPolicyPtrOutput {
+	return o
+}
+
+func (o ComponentImagePullPolicyPtrOutput) ToComponentImagePullPolicyPtrOutputWithContext(ctx context.Context) ComponentImagePullPolicyPtrOutput {
+	return o
+}
+
+func (o ComponentImagePullPolicyPtrOutput) Elem() ComponentImagePullPolicyOutput {
+	return o.ApplyT(func(v *ComponentImagePullPolicy) ComponentImagePullPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentImagePullPolicy
+		return ret
+	}).(ComponentImagePullPolicyOutput)
+}
+
+func (o ComponentImagePullPolicyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentImagePullPolicyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ComponentImagePullPolicy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ComponentImagePullPolicyInput is an input type that accepts values of the ComponentImagePullPolicy enum
+// A concrete instance of `ComponentImagePullPolicyInput` can be one of the following:
+//
+//	ComponentImagePullPolicyAlways
+//	ComponentImagePullPolicyIfNotPresent
+//	ComponentImagePullPolicyNever
+type ComponentImagePullPolicyInput interface {
+	pulumi.Input
+
+	ToComponentImagePullPolicyOutput() ComponentImagePullPolicyOutput
+	ToComponentImagePullPolicyOutputWithContext(context.Context) ComponentImagePullPolicyOutput
+}
+
+var componentImagePullPolicyPtrType = reflect.TypeOf((**ComponentImagePullPolicy)(nil)).Elem()
+
+type ComponentImagePullPolicyPtrInput interface {
+	pulumi.Input
+
+	ToComponentImagePullPolicyPtrOutput() ComponentImagePullPolicyPtrOutput
+	ToComponentImagePullPolicyPtrOutputWithContext(context.Context) ComponentImagePullPolicyPtrOutput
+}
+
+type componentImagePullPolicyPtr string
+
+func ComponentImagePullPolicyPtr(v string) ComponentImagePullPolicyPtrInput {
+	return (*componentImagePullPolicyPtr)(&v)
+}
+
+func (*componentImagePullPolicyPtr) ElementType() reflect.Type {
+	return componentImagePullPolicyPtrType
+}
+
+func (in *componentImagePullPolicyPtr) ToComponentImagePullPolicyPtrOutput() ComponentImagePullPolicyPtrOutput {
+	return pulumi.ToOutput(in).(ComponentImagePullPolicyPtrOutput)
+}
+
+func (in *componentImagePullPolicyPtr) ToComponentImagePullPolicyPtrOutputWithContext(ctx context.Context) ComponentImagePullPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ComponentImagePullPolicyPtrOutput)
+}
+
+// The values ComponentService.type takes.
+type ComponentServiceType string
+
+const (
+	ComponentServiceTypeClusterIP    = ComponentServiceType("ClusterIP")
+	ComponentServiceTypeNodePort     = ComponentServiceType("NodePort")
+	ComponentServiceTypeLoadBalancer = ComponentServiceType("LoadBalancer")
+)
+
+func (ComponentServiceType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentServiceType)(nil)).Elem()
+}
+
+func (e ComponentServiceType) ToComponentServiceTypeOutput() ComponentServiceTypeOutput {
+	return pulumi.ToOutput(e).(ComponentServiceTypeOutput)
+}
+
+func (e ComponentServiceType) ToComponentServiceTypeOutputWithContext(ctx context.Context) ComponentServiceTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ComponentServiceTypeOutput)
+}
+
+func (e ComponentServiceType) ToComponentServiceTypePtrOutput() ComponentServiceTypePtrOutput {
+	return e.ToComponentServiceTypePtrOutputWithContext(context.Background())
+}
+
+func (e ComponentServiceType) ToComponentServiceTypePtrOutputWithContext(ctx context.Context) ComponentServiceTypePtrOutput {
+	return ComponentServiceType(e).ToComponentServiceTypeOutputWithContext(ctx).ToComponentServiceTypePtrOutputWithContext(ctx)
+}
+
+func (e ComponentServiceType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComponentServiceType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ComponentServiceType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ComponentServiceType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ComponentServiceTypeOutput struct{ *pulumi.OutputState }
+
+func (ComponentServiceTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentServiceType)(nil)).Elem()
+}
+
+func (o ComponentServiceTypeOutput) ToComponentServiceTypeOutput() ComponentServiceTypeOutput {
+	return o
+}
+
+func (o ComponentServiceTypeOutput) ToComponentServiceTypeOutputWithContext(ctx context.Context) ComponentServiceTypeOutput {
+	return o
+}
+
+func (o ComponentServiceTypeOutput) ToComponentServiceTypePtrOutput() ComponentServiceTypePtrOutput {
+	return o.ToComponentServiceTypePtrOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceTypeOutput) ToComponentServiceTypePtrOutputWithContext(ctx context.Context) ComponentServiceTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentServiceType) *ComponentServiceType {
+		return &v
+	}).(ComponentServiceTypePtrOutput)
+}
+
+func (o ComponentServiceTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComponentServiceType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ComponentServiceTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ComponentServiceType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ComponentServiceTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentServiceTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentServiceType)(nil)).Elem()
+}
+
+func (o ComponentServiceTypePtrOutput) ToComponentServiceTypePtrOutput() ComponentServiceTypePtrOutput {
+	return o
+}
+
+func (o ComponentServiceTypePtrOutput) ToComponentServiceTypePtrOutputWithContext(ctx context.Context) ComponentServiceTypePtrOutput {
+	return o
+}
+
+func (o ComponentServiceTypePtrOutput) Elem() ComponentServiceTypeOutput {
+	return o.ApplyT(func(v *ComponentServiceType) ComponentServiceType {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentServiceType
+		return ret
+	}).(ComponentServiceTypeOutput)
+}
+
+func (o ComponentServiceTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ComponentServiceType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ComponentServiceTypeInput is an input type that accepts values of the ComponentServiceType enum
+// A concrete instance of `ComponentServiceTypeInput` can be one of the following:
+//
+//	ComponentServiceTypeClusterIP
+//	ComponentServiceTypeNodePort
+//	ComponentServiceTypeLoadBalancer
+type ComponentServiceTypeInput interface {
+	pulumi.Input
+
+	ToComponentServiceTypeOutput() ComponentServiceTypeOutput
+	ToComponentServiceTypeOutputWithContext(context.Context) ComponentServiceTypeOutput
+}
+
+var componentServiceTypePtrType = reflect.TypeOf((**ComponentServiceType)(nil)).Elem()
+
+type ComponentServiceTypePtrInput interface {
+	pulumi.Input
+
+	ToComponentServiceTypePtrOutput() ComponentServiceTypePtrOutput
+	ToComponentServiceTypePtrOutputWithContext(context.Context) ComponentServiceTypePtrOutput
+}
+
+type componentServiceTypePtr string
+
+func ComponentServiceTypePtr(v string) ComponentServiceTypePtrInput {
+	return (*componentServiceTypePtr)(&v)
+}
+
+func (*componentServiceTypePtr) ElementType() reflect.Type {
+	return componentServiceTypePtrType
+}
+
+func (in *componentServiceTypePtr) ToComponentServiceTypePtrOutput() ComponentServiceTypePtrOutput {
+	return pulumi.ToOutput(in).(ComponentServiceTypePtrOutput)
+}
+
+func (in *componentServiceTypePtr) ToComponentServiceTypePtrOutputWithContext(ctx context.Context) ComponentServiceTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ComponentServiceTypePtrOutput)
+}
+
 // The values ConfigMapRef.type takes.
 type ConfigMapRefType string
 
@@ -682,6 +1516,504 @@ func (in *connectorRegistrationVersionPtr) ToConnectorRegistrationVersionPtrOutp
 	return pulumi.ToOutputWithContext(ctx, in).(ConnectorRegistrationVersionPtrOutput)
 }
 
+// The values Core.workloadType takes.
+type CoreWorkloadType string
+
+const (
+	CoreWorkloadTypeDeployment  = CoreWorkloadType("Deployment")
+	CoreWorkloadTypeStatefulSet = CoreWorkloadType("StatefulSet")
+)
+
+func (CoreWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*CoreWorkloadType)(nil)).Elem()
+}
+
+func (e CoreWorkloadType) ToCoreWorkloadTypeOutput() CoreWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(CoreWorkloadTypeOutput)
+}
+
+func (e CoreWorkloadType) ToCoreWorkloadTypeOutputWithContext(ctx context.Context) CoreWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CoreWorkloadTypeOutput)
+}
+
+func (e CoreWorkloadType) ToCoreWorkloadTypePtrOutput() CoreWorkloadTypePtrOutput {
+	return e.ToCoreWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e CoreWorkloadType) ToCoreWorkloadTypePtrOutputWithContext(ctx context.Context) CoreWorkloadTypePtrOutput {
+	return CoreWorkloadType(e).ToCoreWorkloadTypeOutputWithContext(ctx).ToCoreWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e CoreWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CoreWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CoreWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CoreWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CoreWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (CoreWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CoreWorkloadType)(nil)).Elem()
+}
+
+func (o CoreWorkloadTypeOutput) ToCoreWorkloadTypeOutput() CoreWorkloadTypeOutput {
+	return o
+}
+
+func (o CoreWorkloadTypeOutput) ToCoreWorkloadTypeOutputWithContext(ctx context.Context) CoreWorkloadTypeOutput {
+	return o
+}
+
+func (o CoreWorkloadTypeOutput) ToCoreWorkloadTypePtrOutput() CoreWorkloadTypePtrOutput {
+	return o.ToCoreWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o CoreWorkloadTypeOutput) ToCoreWorkloadTypePtrOutputWithContext(ctx context.Context) CoreWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CoreWorkloadType) *CoreWorkloadType {
+		return &v
+	}).(CoreWorkloadTypePtrOutput)
+}
+
+func (o CoreWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CoreWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CoreWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CoreWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CoreWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CoreWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CoreWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (CoreWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CoreWorkloadType)(nil)).Elem()
+}
+
+func (o CoreWorkloadTypePtrOutput) ToCoreWorkloadTypePtrOutput() CoreWorkloadTypePtrOutput {
+	return o
+}
+
+func (o CoreWorkloadTypePtrOutput) ToCoreWorkloadTypePtrOutputWithContext(ctx context.Context) CoreWorkloadTypePtrOutput {
+	return o
+}
+
+func (o CoreWorkloadTypePtrOutput) Elem() CoreWorkloadTypeOutput {
+	return o.ApplyT(func(v *CoreWorkloadType) CoreWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret CoreWorkloadType
+		return ret
+	}).(CoreWorkloadTypeOutput)
+}
+
+func (o CoreWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CoreWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CoreWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CoreWorkloadTypeInput is an input type that accepts values of the CoreWorkloadType enum
+// A concrete instance of `CoreWorkloadTypeInput` can be one of the following:
+//
+//	CoreWorkloadTypeDeployment
+//	CoreWorkloadTypeStatefulSet
+type CoreWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToCoreWorkloadTypeOutput() CoreWorkloadTypeOutput
+	ToCoreWorkloadTypeOutputWithContext(context.Context) CoreWorkloadTypeOutput
+}
+
+var coreWorkloadTypePtrType = reflect.TypeOf((**CoreWorkloadType)(nil)).Elem()
+
+type CoreWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToCoreWorkloadTypePtrOutput() CoreWorkloadTypePtrOutput
+	ToCoreWorkloadTypePtrOutputWithContext(context.Context) CoreWorkloadTypePtrOutput
+}
+
+type coreWorkloadTypePtr string
+
+func CoreWorkloadTypePtr(v string) CoreWorkloadTypePtrInput {
+	return (*coreWorkloadTypePtr)(&v)
+}
+
+func (*coreWorkloadTypePtr) ElementType() reflect.Type {
+	return coreWorkloadTypePtrType
+}
+
+func (in *coreWorkloadTypePtr) ToCoreWorkloadTypePtrOutput() CoreWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(CoreWorkloadTypePtrOutput)
+}
+
+func (in *coreWorkloadTypePtr) ToCoreWorkloadTypePtrOutputWithContext(ctx context.Context) CoreWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CoreWorkloadTypePtrOutput)
+}
+
+// The values Database.mode takes.
+type DatabaseMode string
+
+const (
+	DatabaseModeExternal = DatabaseMode("external")
+	DatabaseModeManaged  = DatabaseMode("managed")
+)
+
+func (DatabaseMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabaseMode)(nil)).Elem()
+}
+
+func (e DatabaseMode) ToDatabaseModeOutput() DatabaseModeOutput {
+	return pulumi.ToOutput(e).(DatabaseModeOutput)
+}
+
+func (e DatabaseMode) ToDatabaseModeOutputWithContext(ctx context.Context) DatabaseModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DatabaseModeOutput)
+}
+
+func (e DatabaseMode) ToDatabaseModePtrOutput() DatabaseModePtrOutput {
+	return e.ToDatabaseModePtrOutputWithContext(context.Background())
+}
+
+func (e DatabaseMode) ToDatabaseModePtrOutputWithContext(ctx context.Context) DatabaseModePtrOutput {
+	return DatabaseMode(e).ToDatabaseModeOutputWithContext(ctx).ToDatabaseModePtrOutputWithContext(ctx)
+}
+
+func (e DatabaseMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DatabaseMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DatabaseMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DatabaseMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DatabaseModeOutput struct{ *pulumi.OutputState }
+
+func (DatabaseModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabaseMode)(nil)).Elem()
+}
+
+func (o DatabaseModeOutput) ToDatabaseModeOutput() DatabaseModeOutput {
+	return o
+}
+
+func (o DatabaseModeOutput) ToDatabaseModeOutputWithContext(ctx context.Context) DatabaseModeOutput {
+	return o
+}
+
+func (o DatabaseModeOutput) ToDatabaseModePtrOutput() DatabaseModePtrOutput {
+	return o.ToDatabaseModePtrOutputWithContext(context.Background())
+}
+
+func (o DatabaseModeOutput) ToDatabaseModePtrOutputWithContext(ctx context.Context) DatabaseModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DatabaseMode) *DatabaseMode {
+		return &v
+	}).(DatabaseModePtrOutput)
+}
+
+func (o DatabaseModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DatabaseModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DatabaseMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DatabaseModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DatabaseModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DatabaseMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DatabaseModePtrOutput struct{ *pulumi.OutputState }
+
+func (DatabaseModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DatabaseMode)(nil)).Elem()
+}
+
+func (o DatabaseModePtrOutput) ToDatabaseModePtrOutput() DatabaseModePtrOutput {
+	return o
+}
+
+func (o DatabaseModePtrOutput) ToDatabaseModePtrOutputWithContext(ctx context.Context) DatabaseModePtrOutput {
+	return o
+}
+
+func (o DatabaseModePtrOutput) Elem() DatabaseModeOutput {
+	return o.ApplyT(func(v *DatabaseMode) DatabaseMode {
+		if v != nil {
+			return *v
+		}
+		var ret DatabaseMode
+		return ret
+	}).(DatabaseModeOutput)
+}
+
+func (o DatabaseModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DatabaseModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DatabaseMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DatabaseModeInput is an input type that accepts values of the DatabaseMode enum
+// A concrete instance of `DatabaseModeInput` can be one of the following:
+//
+//	DatabaseModeExternal
+//	DatabaseModeManaged
+type DatabaseModeInput interface {
+	pulumi.Input
+
+	ToDatabaseModeOutput() DatabaseModeOutput
+	ToDatabaseModeOutputWithContext(context.Context) DatabaseModeOutput
+}
+
+var databaseModePtrType = reflect.TypeOf((**DatabaseMode)(nil)).Elem()
+
+type DatabaseModePtrInput interface {
+	pulumi.Input
+
+	ToDatabaseModePtrOutput() DatabaseModePtrOutput
+	ToDatabaseModePtrOutputWithContext(context.Context) DatabaseModePtrOutput
+}
+
+type databaseModePtr string
+
+func DatabaseModePtr(v string) DatabaseModePtrInput {
+	return (*databaseModePtr)(&v)
+}
+
+func (*databaseModePtr) ElementType() reflect.Type {
+	return databaseModePtrType
+}
+
+func (in *databaseModePtr) ToDatabaseModePtrOutput() DatabaseModePtrOutput {
+	return pulumi.ToOutput(in).(DatabaseModePtrOutput)
+}
+
+func (in *databaseModePtr) ToDatabaseModePtrOutputWithContext(ctx context.Context) DatabaseModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DatabaseModePtrOutput)
+}
+
+// The values Edge.type takes.
+type EdgeType string
+
+const (
+	EdgeTypeIngress    = EdgeType("ingress")
+	EdgeTypeGatewayAPI = EdgeType("gatewayAPI")
+)
+
+func (EdgeType) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeType)(nil)).Elem()
+}
+
+func (e EdgeType) ToEdgeTypeOutput() EdgeTypeOutput {
+	return pulumi.ToOutput(e).(EdgeTypeOutput)
+}
+
+func (e EdgeType) ToEdgeTypeOutputWithContext(ctx context.Context) EdgeTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(EdgeTypeOutput)
+}
+
+func (e EdgeType) ToEdgeTypePtrOutput() EdgeTypePtrOutput {
+	return e.ToEdgeTypePtrOutputWithContext(context.Background())
+}
+
+func (e EdgeType) ToEdgeTypePtrOutputWithContext(ctx context.Context) EdgeTypePtrOutput {
+	return EdgeType(e).ToEdgeTypeOutputWithContext(ctx).ToEdgeTypePtrOutputWithContext(ctx)
+}
+
+func (e EdgeType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EdgeType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EdgeType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e EdgeType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type EdgeTypeOutput struct{ *pulumi.OutputState }
+
+func (EdgeTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeType)(nil)).Elem()
+}
+
+func (o EdgeTypeOutput) ToEdgeTypeOutput() EdgeTypeOutput {
+	return o
+}
+
+func (o EdgeTypeOutput) ToEdgeTypeOutputWithContext(ctx context.Context) EdgeTypeOutput {
+	return o
+}
+
+func (o EdgeTypeOutput) ToEdgeTypePtrOutput() EdgeTypePtrOutput {
+	return o.ToEdgeTypePtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTypeOutput) ToEdgeTypePtrOutputWithContext(ctx context.Context) EdgeTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EdgeType) *EdgeType {
+		return &v
+	}).(EdgeTypePtrOutput)
+}
+
+func (o EdgeTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EdgeTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EdgeType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EdgeTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EdgeType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EdgeTypePtrOutput struct{ *pulumi.OutputState }
+
+func (EdgeTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EdgeType)(nil)).Elem()
+}
+
+func (o EdgeTypePtrOutput) ToEdgeTypePtrOutput() EdgeTypePtrOutput {
+	return o
+}
+
+func (o EdgeTypePtrOutput) ToEdgeTypePtrOutputWithContext(ctx context.Context) EdgeTypePtrOutput {
+	return o
+}
+
+func (o EdgeTypePtrOutput) Elem() EdgeTypeOutput {
+	return o.ApplyT(func(v *EdgeType) EdgeType {
+		if v != nil {
+			return *v
+		}
+		var ret EdgeType
+		return ret
+	}).(EdgeTypeOutput)
+}
+
+func (o EdgeTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EdgeType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// EdgeTypeInput is an input type that accepts values of the EdgeType enum
+// A concrete instance of `EdgeTypeInput` can be one of the following:
+//
+//	EdgeTypeIngress
+//	EdgeTypeGatewayAPI
+type EdgeTypeInput interface {
+	pulumi.Input
+
+	ToEdgeTypeOutput() EdgeTypeOutput
+	ToEdgeTypeOutputWithContext(context.Context) EdgeTypeOutput
+}
+
+var edgeTypePtrType = reflect.TypeOf((**EdgeType)(nil)).Elem()
+
+type EdgeTypePtrInput interface {
+	pulumi.Input
+
+	ToEdgeTypePtrOutput() EdgeTypePtrOutput
+	ToEdgeTypePtrOutputWithContext(context.Context) EdgeTypePtrOutput
+}
+
+type edgeTypePtr string
+
+func EdgeTypePtr(v string) EdgeTypePtrInput {
+	return (*edgeTypePtr)(&v)
+}
+
+func (*edgeTypePtr) ElementType() reflect.Type {
+	return edgeTypePtrType
+}
+
+func (in *edgeTypePtr) ToEdgeTypePtrOutput() EdgeTypePtrOutput {
+	return pulumi.ToOutput(in).(EdgeTypePtrOutput)
+}
+
+func (in *edgeTypePtr) ToEdgeTypePtrOutputWithContext(ctx context.Context) EdgeTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(EdgeTypePtrOutput)
+}
+
 // The values EmptyDir.medium takes.
 type EmptyDirMedium string
 
@@ -846,6 +2178,338 @@ func (in *emptyDirMediumPtr) ToEmptyDirMediumPtrOutput() EmptyDirMediumPtrOutput
 
 func (in *emptyDirMediumPtr) ToEmptyDirMediumPtrOutputWithContext(ctx context.Context) EmptyDirMediumPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(EmptyDirMediumPtrOutput)
+}
+
+// The values FeAdministrator.workloadType takes.
+type FeAdministratorWorkloadType string
+
+const (
+	FeAdministratorWorkloadTypeDeployment  = FeAdministratorWorkloadType("Deployment")
+	FeAdministratorWorkloadTypeStatefulSet = FeAdministratorWorkloadType("StatefulSet")
+)
+
+func (FeAdministratorWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministratorWorkloadType)(nil)).Elem()
+}
+
+func (e FeAdministratorWorkloadType) ToFeAdministratorWorkloadTypeOutput() FeAdministratorWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(FeAdministratorWorkloadTypeOutput)
+}
+
+func (e FeAdministratorWorkloadType) ToFeAdministratorWorkloadTypeOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(FeAdministratorWorkloadTypeOutput)
+}
+
+func (e FeAdministratorWorkloadType) ToFeAdministratorWorkloadTypePtrOutput() FeAdministratorWorkloadTypePtrOutput {
+	return e.ToFeAdministratorWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e FeAdministratorWorkloadType) ToFeAdministratorWorkloadTypePtrOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypePtrOutput {
+	return FeAdministratorWorkloadType(e).ToFeAdministratorWorkloadTypeOutputWithContext(ctx).ToFeAdministratorWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e FeAdministratorWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e FeAdministratorWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e FeAdministratorWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e FeAdministratorWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type FeAdministratorWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministratorWorkloadType)(nil)).Elem()
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToFeAdministratorWorkloadTypeOutput() FeAdministratorWorkloadTypeOutput {
+	return o
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToFeAdministratorWorkloadTypeOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypeOutput {
+	return o
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToFeAdministratorWorkloadTypePtrOutput() FeAdministratorWorkloadTypePtrOutput {
+	return o.ToFeAdministratorWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToFeAdministratorWorkloadTypePtrOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FeAdministratorWorkloadType) *FeAdministratorWorkloadType {
+		return &v
+	}).(FeAdministratorWorkloadTypePtrOutput)
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e FeAdministratorWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e FeAdministratorWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type FeAdministratorWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FeAdministratorWorkloadType)(nil)).Elem()
+}
+
+func (o FeAdministratorWorkloadTypePtrOutput) ToFeAdministratorWorkloadTypePtrOutput() FeAdministratorWorkloadTypePtrOutput {
+	return o
+}
+
+func (o FeAdministratorWorkloadTypePtrOutput) ToFeAdministratorWorkloadTypePtrOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypePtrOutput {
+	return o
+}
+
+func (o FeAdministratorWorkloadTypePtrOutput) Elem() FeAdministratorWorkloadTypeOutput {
+	return o.ApplyT(func(v *FeAdministratorWorkloadType) FeAdministratorWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret FeAdministratorWorkloadType
+		return ret
+	}).(FeAdministratorWorkloadTypeOutput)
+}
+
+func (o FeAdministratorWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *FeAdministratorWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// FeAdministratorWorkloadTypeInput is an input type that accepts values of the FeAdministratorWorkloadType enum
+// A concrete instance of `FeAdministratorWorkloadTypeInput` can be one of the following:
+//
+//	FeAdministratorWorkloadTypeDeployment
+//	FeAdministratorWorkloadTypeStatefulSet
+type FeAdministratorWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToFeAdministratorWorkloadTypeOutput() FeAdministratorWorkloadTypeOutput
+	ToFeAdministratorWorkloadTypeOutputWithContext(context.Context) FeAdministratorWorkloadTypeOutput
+}
+
+var feAdministratorWorkloadTypePtrType = reflect.TypeOf((**FeAdministratorWorkloadType)(nil)).Elem()
+
+type FeAdministratorWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToFeAdministratorWorkloadTypePtrOutput() FeAdministratorWorkloadTypePtrOutput
+	ToFeAdministratorWorkloadTypePtrOutputWithContext(context.Context) FeAdministratorWorkloadTypePtrOutput
+}
+
+type feAdministratorWorkloadTypePtr string
+
+func FeAdministratorWorkloadTypePtr(v string) FeAdministratorWorkloadTypePtrInput {
+	return (*feAdministratorWorkloadTypePtr)(&v)
+}
+
+func (*feAdministratorWorkloadTypePtr) ElementType() reflect.Type {
+	return feAdministratorWorkloadTypePtrType
+}
+
+func (in *feAdministratorWorkloadTypePtr) ToFeAdministratorWorkloadTypePtrOutput() FeAdministratorWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(FeAdministratorWorkloadTypePtrOutput)
+}
+
+func (in *feAdministratorWorkloadTypePtr) ToFeAdministratorWorkloadTypePtrOutputWithContext(ctx context.Context) FeAdministratorWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(FeAdministratorWorkloadTypePtrOutput)
+}
+
+// The values Gateway.workloadType takes.
+type GatewayWorkloadType string
+
+const (
+	GatewayWorkloadTypeDeployment  = GatewayWorkloadType("Deployment")
+	GatewayWorkloadTypeStatefulSet = GatewayWorkloadType("StatefulSet")
+)
+
+func (GatewayWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayWorkloadType)(nil)).Elem()
+}
+
+func (e GatewayWorkloadType) ToGatewayWorkloadTypeOutput() GatewayWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(GatewayWorkloadTypeOutput)
+}
+
+func (e GatewayWorkloadType) ToGatewayWorkloadTypeOutputWithContext(ctx context.Context) GatewayWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GatewayWorkloadTypeOutput)
+}
+
+func (e GatewayWorkloadType) ToGatewayWorkloadTypePtrOutput() GatewayWorkloadTypePtrOutput {
+	return e.ToGatewayWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e GatewayWorkloadType) ToGatewayWorkloadTypePtrOutputWithContext(ctx context.Context) GatewayWorkloadTypePtrOutput {
+	return GatewayWorkloadType(e).ToGatewayWorkloadTypeOutputWithContext(ctx).ToGatewayWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e GatewayWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GatewayWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GatewayWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GatewayWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GatewayWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (GatewayWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayWorkloadType)(nil)).Elem()
+}
+
+func (o GatewayWorkloadTypeOutput) ToGatewayWorkloadTypeOutput() GatewayWorkloadTypeOutput {
+	return o
+}
+
+func (o GatewayWorkloadTypeOutput) ToGatewayWorkloadTypeOutputWithContext(ctx context.Context) GatewayWorkloadTypeOutput {
+	return o
+}
+
+func (o GatewayWorkloadTypeOutput) ToGatewayWorkloadTypePtrOutput() GatewayWorkloadTypePtrOutput {
+	return o.ToGatewayWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o GatewayWorkloadTypeOutput) ToGatewayWorkloadTypePtrOutputWithContext(ctx context.Context) GatewayWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayWorkloadType) *GatewayWorkloadType {
+		return &v
+	}).(GatewayWorkloadTypePtrOutput)
+}
+
+func (o GatewayWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GatewayWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GatewayWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GatewayWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GatewayWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GatewayWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayWorkloadType)(nil)).Elem()
+}
+
+func (o GatewayWorkloadTypePtrOutput) ToGatewayWorkloadTypePtrOutput() GatewayWorkloadTypePtrOutput {
+	return o
+}
+
+func (o GatewayWorkloadTypePtrOutput) ToGatewayWorkloadTypePtrOutputWithContext(ctx context.Context) GatewayWorkloadTypePtrOutput {
+	return o
+}
+
+func (o GatewayWorkloadTypePtrOutput) Elem() GatewayWorkloadTypeOutput {
+	return o.ApplyT(func(v *GatewayWorkloadType) GatewayWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayWorkloadType
+		return ret
+	}).(GatewayWorkloadTypeOutput)
+}
+
+func (o GatewayWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GatewayWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GatewayWorkloadTypeInput is an input type that accepts values of the GatewayWorkloadType enum
+// A concrete instance of `GatewayWorkloadTypeInput` can be one of the following:
+//
+//	GatewayWorkloadTypeDeployment
+//	GatewayWorkloadTypeStatefulSet
+type GatewayWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToGatewayWorkloadTypeOutput() GatewayWorkloadTypeOutput
+	ToGatewayWorkloadTypeOutputWithContext(context.Context) GatewayWorkloadTypeOutput
+}
+
+var gatewayWorkloadTypePtrType = reflect.TypeOf((**GatewayWorkloadType)(nil)).Elem()
+
+type GatewayWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToGatewayWorkloadTypePtrOutput() GatewayWorkloadTypePtrOutput
+	ToGatewayWorkloadTypePtrOutputWithContext(context.Context) GatewayWorkloadTypePtrOutput
+}
+
+type gatewayWorkloadTypePtr string
+
+func GatewayWorkloadTypePtr(v string) GatewayWorkloadTypePtrInput {
+	return (*gatewayWorkloadTypePtr)(&v)
+}
+
+func (*gatewayWorkloadTypePtr) ElementType() reflect.Type {
+	return gatewayWorkloadTypePtrType
+}
+
+func (in *gatewayWorkloadTypePtr) ToGatewayWorkloadTypePtrOutput() GatewayWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(GatewayWorkloadTypePtrOutput)
+}
+
+func (in *gatewayWorkloadTypePtr) ToGatewayWorkloadTypePtrOutputWithContext(ctx context.Context) GatewayWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GatewayWorkloadTypePtrOutput)
 }
 
 // The values Image.pullPolicy takes.
@@ -1184,6 +2848,1336 @@ func (in *ingressPathTypePtr) ToIngressPathTypePtrOutputWithContext(ctx context.
 	return pulumi.ToOutputWithContext(ctx, in).(IngressPathTypePtrOutput)
 }
 
+// The values Keycloak.mode takes.
+type KeycloakMode string
+
+const (
+	KeycloakModeExternal = KeycloakMode("external")
+	KeycloakModeManaged  = KeycloakMode("managed")
+)
+
+func (KeycloakMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*KeycloakMode)(nil)).Elem()
+}
+
+func (e KeycloakMode) ToKeycloakModeOutput() KeycloakModeOutput {
+	return pulumi.ToOutput(e).(KeycloakModeOutput)
+}
+
+func (e KeycloakMode) ToKeycloakModeOutputWithContext(ctx context.Context) KeycloakModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(KeycloakModeOutput)
+}
+
+func (e KeycloakMode) ToKeycloakModePtrOutput() KeycloakModePtrOutput {
+	return e.ToKeycloakModePtrOutputWithContext(context.Background())
+}
+
+func (e KeycloakMode) ToKeycloakModePtrOutputWithContext(ctx context.Context) KeycloakModePtrOutput {
+	return KeycloakMode(e).ToKeycloakModeOutputWithContext(ctx).ToKeycloakModePtrOutputWithContext(ctx)
+}
+
+func (e KeycloakMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KeycloakMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KeycloakMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e KeycloakMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type KeycloakModeOutput struct{ *pulumi.OutputState }
+
+func (KeycloakModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KeycloakMode)(nil)).Elem()
+}
+
+func (o KeycloakModeOutput) ToKeycloakModeOutput() KeycloakModeOutput {
+	return o
+}
+
+func (o KeycloakModeOutput) ToKeycloakModeOutputWithContext(ctx context.Context) KeycloakModeOutput {
+	return o
+}
+
+func (o KeycloakModeOutput) ToKeycloakModePtrOutput() KeycloakModePtrOutput {
+	return o.ToKeycloakModePtrOutputWithContext(context.Background())
+}
+
+func (o KeycloakModeOutput) ToKeycloakModePtrOutputWithContext(ctx context.Context) KeycloakModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KeycloakMode) *KeycloakMode {
+		return &v
+	}).(KeycloakModePtrOutput)
+}
+
+func (o KeycloakModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o KeycloakModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KeycloakMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o KeycloakModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KeycloakModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KeycloakMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type KeycloakModePtrOutput struct{ *pulumi.OutputState }
+
+func (KeycloakModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KeycloakMode)(nil)).Elem()
+}
+
+func (o KeycloakModePtrOutput) ToKeycloakModePtrOutput() KeycloakModePtrOutput {
+	return o
+}
+
+func (o KeycloakModePtrOutput) ToKeycloakModePtrOutputWithContext(ctx context.Context) KeycloakModePtrOutput {
+	return o
+}
+
+func (o KeycloakModePtrOutput) Elem() KeycloakModeOutput {
+	return o.ApplyT(func(v *KeycloakMode) KeycloakMode {
+		if v != nil {
+			return *v
+		}
+		var ret KeycloakMode
+		return ret
+	}).(KeycloakModeOutput)
+}
+
+func (o KeycloakModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KeycloakModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *KeycloakMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// KeycloakModeInput is an input type that accepts values of the KeycloakMode enum
+// A concrete instance of `KeycloakModeInput` can be one of the following:
+//
+//	KeycloakModeExternal
+//	KeycloakModeManaged
+type KeycloakModeInput interface {
+	pulumi.Input
+
+	ToKeycloakModeOutput() KeycloakModeOutput
+	ToKeycloakModeOutputWithContext(context.Context) KeycloakModeOutput
+}
+
+var keycloakModePtrType = reflect.TypeOf((**KeycloakMode)(nil)).Elem()
+
+type KeycloakModePtrInput interface {
+	pulumi.Input
+
+	ToKeycloakModePtrOutput() KeycloakModePtrOutput
+	ToKeycloakModePtrOutputWithContext(context.Context) KeycloakModePtrOutput
+}
+
+type keycloakModePtr string
+
+func KeycloakModePtr(v string) KeycloakModePtrInput {
+	return (*keycloakModePtr)(&v)
+}
+
+func (*keycloakModePtr) ElementType() reflect.Type {
+	return keycloakModePtrType
+}
+
+func (in *keycloakModePtr) ToKeycloakModePtrOutput() KeycloakModePtrOutput {
+	return pulumi.ToOutput(in).(KeycloakModePtrOutput)
+}
+
+func (in *keycloakModePtr) ToKeycloakModePtrOutputWithContext(ctx context.Context) KeycloakModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(KeycloakModePtrOutput)
+}
+
+// The values LetsEncrypt.environment takes.
+type LetsEncryptEnvironment string
+
+const (
+	LetsEncryptEnvironmentStaging    = LetsEncryptEnvironment("staging")
+	LetsEncryptEnvironmentProduction = LetsEncryptEnvironment("production")
+)
+
+func (LetsEncryptEnvironment) ElementType() reflect.Type {
+	return reflect.TypeOf((*LetsEncryptEnvironment)(nil)).Elem()
+}
+
+func (e LetsEncryptEnvironment) ToLetsEncryptEnvironmentOutput() LetsEncryptEnvironmentOutput {
+	return pulumi.ToOutput(e).(LetsEncryptEnvironmentOutput)
+}
+
+func (e LetsEncryptEnvironment) ToLetsEncryptEnvironmentOutputWithContext(ctx context.Context) LetsEncryptEnvironmentOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(LetsEncryptEnvironmentOutput)
+}
+
+func (e LetsEncryptEnvironment) ToLetsEncryptEnvironmentPtrOutput() LetsEncryptEnvironmentPtrOutput {
+	return e.ToLetsEncryptEnvironmentPtrOutputWithContext(context.Background())
+}
+
+func (e LetsEncryptEnvironment) ToLetsEncryptEnvironmentPtrOutputWithContext(ctx context.Context) LetsEncryptEnvironmentPtrOutput {
+	return LetsEncryptEnvironment(e).ToLetsEncryptEnvironmentOutputWithContext(ctx).ToLetsEncryptEnvironmentPtrOutputWithContext(ctx)
+}
+
+func (e LetsEncryptEnvironment) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e LetsEncryptEnvironment) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e LetsEncryptEnvironment) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e LetsEncryptEnvironment) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type LetsEncryptEnvironmentOutput struct{ *pulumi.OutputState }
+
+func (LetsEncryptEnvironmentOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LetsEncryptEnvironment)(nil)).Elem()
+}
+
+func (o LetsEncryptEnvironmentOutput) ToLetsEncryptEnvironmentOutput() LetsEncryptEnvironmentOutput {
+	return o
+}
+
+func (o LetsEncryptEnvironmentOutput) ToLetsEncryptEnvironmentOutputWithContext(ctx context.Context) LetsEncryptEnvironmentOutput {
+	return o
+}
+
+func (o LetsEncryptEnvironmentOutput) ToLetsEncryptEnvironmentPtrOutput() LetsEncryptEnvironmentPtrOutput {
+	return o.ToLetsEncryptEnvironmentPtrOutputWithContext(context.Background())
+}
+
+func (o LetsEncryptEnvironmentOutput) ToLetsEncryptEnvironmentPtrOutputWithContext(ctx context.Context) LetsEncryptEnvironmentPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LetsEncryptEnvironment) *LetsEncryptEnvironment {
+		return &v
+	}).(LetsEncryptEnvironmentPtrOutput)
+}
+
+func (o LetsEncryptEnvironmentOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o LetsEncryptEnvironmentOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e LetsEncryptEnvironment) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o LetsEncryptEnvironmentOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o LetsEncryptEnvironmentOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e LetsEncryptEnvironment) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type LetsEncryptEnvironmentPtrOutput struct{ *pulumi.OutputState }
+
+func (LetsEncryptEnvironmentPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LetsEncryptEnvironment)(nil)).Elem()
+}
+
+func (o LetsEncryptEnvironmentPtrOutput) ToLetsEncryptEnvironmentPtrOutput() LetsEncryptEnvironmentPtrOutput {
+	return o
+}
+
+func (o LetsEncryptEnvironmentPtrOutput) ToLetsEncryptEnvironmentPtrOutputWithContext(ctx context.Context) LetsEncryptEnvironmentPtrOutput {
+	return o
+}
+
+func (o LetsEncryptEnvironmentPtrOutput) Elem() LetsEncryptEnvironmentOutput {
+	return o.ApplyT(func(v *LetsEncryptEnvironment) LetsEncryptEnvironment {
+		if v != nil {
+			return *v
+		}
+		var ret LetsEncryptEnvironment
+		return ret
+	}).(LetsEncryptEnvironmentOutput)
+}
+
+func (o LetsEncryptEnvironmentPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o LetsEncryptEnvironmentPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *LetsEncryptEnvironment) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// LetsEncryptEnvironmentInput is an input type that accepts values of the LetsEncryptEnvironment enum
+// A concrete instance of `LetsEncryptEnvironmentInput` can be one of the following:
+//
+//	LetsEncryptEnvironmentStaging
+//	LetsEncryptEnvironmentProduction
+type LetsEncryptEnvironmentInput interface {
+	pulumi.Input
+
+	ToLetsEncryptEnvironmentOutput() LetsEncryptEnvironmentOutput
+	ToLetsEncryptEnvironmentOutputWithContext(context.Context) LetsEncryptEnvironmentOutput
+}
+
+var letsEncryptEnvironmentPtrType = reflect.TypeOf((**LetsEncryptEnvironment)(nil)).Elem()
+
+type LetsEncryptEnvironmentPtrInput interface {
+	pulumi.Input
+
+	ToLetsEncryptEnvironmentPtrOutput() LetsEncryptEnvironmentPtrOutput
+	ToLetsEncryptEnvironmentPtrOutputWithContext(context.Context) LetsEncryptEnvironmentPtrOutput
+}
+
+type letsEncryptEnvironmentPtr string
+
+func LetsEncryptEnvironmentPtr(v string) LetsEncryptEnvironmentPtrInput {
+	return (*letsEncryptEnvironmentPtr)(&v)
+}
+
+func (*letsEncryptEnvironmentPtr) ElementType() reflect.Type {
+	return letsEncryptEnvironmentPtrType
+}
+
+func (in *letsEncryptEnvironmentPtr) ToLetsEncryptEnvironmentPtrOutput() LetsEncryptEnvironmentPtrOutput {
+	return pulumi.ToOutput(in).(LetsEncryptEnvironmentPtrOutput)
+}
+
+func (in *letsEncryptEnvironmentPtr) ToLetsEncryptEnvironmentPtrOutputWithContext(ctx context.Context) LetsEncryptEnvironmentPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(LetsEncryptEnvironmentPtrOutput)
+}
+
+// The values Messaging.brokerType takes.
+type MessagingBrokerType string
+
+const (
+	MessagingBrokerTypeRabbitmq   = MessagingBrokerType("rabbitmq")
+	MessagingBrokerTypeServicebus = MessagingBrokerType("servicebus")
+)
+
+func (MessagingBrokerType) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingBrokerType)(nil)).Elem()
+}
+
+func (e MessagingBrokerType) ToMessagingBrokerTypeOutput() MessagingBrokerTypeOutput {
+	return pulumi.ToOutput(e).(MessagingBrokerTypeOutput)
+}
+
+func (e MessagingBrokerType) ToMessagingBrokerTypeOutputWithContext(ctx context.Context) MessagingBrokerTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MessagingBrokerTypeOutput)
+}
+
+func (e MessagingBrokerType) ToMessagingBrokerTypePtrOutput() MessagingBrokerTypePtrOutput {
+	return e.ToMessagingBrokerTypePtrOutputWithContext(context.Background())
+}
+
+func (e MessagingBrokerType) ToMessagingBrokerTypePtrOutputWithContext(ctx context.Context) MessagingBrokerTypePtrOutput {
+	return MessagingBrokerType(e).ToMessagingBrokerTypeOutputWithContext(ctx).ToMessagingBrokerTypePtrOutputWithContext(ctx)
+}
+
+func (e MessagingBrokerType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MessagingBrokerType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MessagingBrokerType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MessagingBrokerType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MessagingBrokerTypeOutput struct{ *pulumi.OutputState }
+
+func (MessagingBrokerTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingBrokerType)(nil)).Elem()
+}
+
+func (o MessagingBrokerTypeOutput) ToMessagingBrokerTypeOutput() MessagingBrokerTypeOutput {
+	return o
+}
+
+func (o MessagingBrokerTypeOutput) ToMessagingBrokerTypeOutputWithContext(ctx context.Context) MessagingBrokerTypeOutput {
+	return o
+}
+
+func (o MessagingBrokerTypeOutput) ToMessagingBrokerTypePtrOutput() MessagingBrokerTypePtrOutput {
+	return o.ToMessagingBrokerTypePtrOutputWithContext(context.Background())
+}
+
+func (o MessagingBrokerTypeOutput) ToMessagingBrokerTypePtrOutputWithContext(ctx context.Context) MessagingBrokerTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MessagingBrokerType) *MessagingBrokerType {
+		return &v
+	}).(MessagingBrokerTypePtrOutput)
+}
+
+func (o MessagingBrokerTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MessagingBrokerTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MessagingBrokerType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MessagingBrokerTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingBrokerTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MessagingBrokerType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MessagingBrokerTypePtrOutput struct{ *pulumi.OutputState }
+
+func (MessagingBrokerTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingBrokerType)(nil)).Elem()
+}
+
+func (o MessagingBrokerTypePtrOutput) ToMessagingBrokerTypePtrOutput() MessagingBrokerTypePtrOutput {
+	return o
+}
+
+func (o MessagingBrokerTypePtrOutput) ToMessagingBrokerTypePtrOutputWithContext(ctx context.Context) MessagingBrokerTypePtrOutput {
+	return o
+}
+
+func (o MessagingBrokerTypePtrOutput) Elem() MessagingBrokerTypeOutput {
+	return o.ApplyT(func(v *MessagingBrokerType) MessagingBrokerType {
+		if v != nil {
+			return *v
+		}
+		var ret MessagingBrokerType
+		return ret
+	}).(MessagingBrokerTypeOutput)
+}
+
+func (o MessagingBrokerTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingBrokerTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MessagingBrokerType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MessagingBrokerTypeInput is an input type that accepts values of the MessagingBrokerType enum
+// A concrete instance of `MessagingBrokerTypeInput` can be one of the following:
+//
+//	MessagingBrokerTypeRabbitmq
+//	MessagingBrokerTypeServicebus
+type MessagingBrokerTypeInput interface {
+	pulumi.Input
+
+	ToMessagingBrokerTypeOutput() MessagingBrokerTypeOutput
+	ToMessagingBrokerTypeOutputWithContext(context.Context) MessagingBrokerTypeOutput
+}
+
+var messagingBrokerTypePtrType = reflect.TypeOf((**MessagingBrokerType)(nil)).Elem()
+
+type MessagingBrokerTypePtrInput interface {
+	pulumi.Input
+
+	ToMessagingBrokerTypePtrOutput() MessagingBrokerTypePtrOutput
+	ToMessagingBrokerTypePtrOutputWithContext(context.Context) MessagingBrokerTypePtrOutput
+}
+
+type messagingBrokerTypePtr string
+
+func MessagingBrokerTypePtr(v string) MessagingBrokerTypePtrInput {
+	return (*messagingBrokerTypePtr)(&v)
+}
+
+func (*messagingBrokerTypePtr) ElementType() reflect.Type {
+	return messagingBrokerTypePtrType
+}
+
+func (in *messagingBrokerTypePtr) ToMessagingBrokerTypePtrOutput() MessagingBrokerTypePtrOutput {
+	return pulumi.ToOutput(in).(MessagingBrokerTypePtrOutput)
+}
+
+func (in *messagingBrokerTypePtr) ToMessagingBrokerTypePtrOutputWithContext(ctx context.Context) MessagingBrokerTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MessagingBrokerTypePtrOutput)
+}
+
+// The values Messaging.mode takes.
+type MessagingMode string
+
+const (
+	MessagingModeExternal = MessagingMode("external")
+	MessagingModeManaged  = MessagingMode("managed")
+)
+
+func (MessagingMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingMode)(nil)).Elem()
+}
+
+func (e MessagingMode) ToMessagingModeOutput() MessagingModeOutput {
+	return pulumi.ToOutput(e).(MessagingModeOutput)
+}
+
+func (e MessagingMode) ToMessagingModeOutputWithContext(ctx context.Context) MessagingModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MessagingModeOutput)
+}
+
+func (e MessagingMode) ToMessagingModePtrOutput() MessagingModePtrOutput {
+	return e.ToMessagingModePtrOutputWithContext(context.Background())
+}
+
+func (e MessagingMode) ToMessagingModePtrOutputWithContext(ctx context.Context) MessagingModePtrOutput {
+	return MessagingMode(e).ToMessagingModeOutputWithContext(ctx).ToMessagingModePtrOutputWithContext(ctx)
+}
+
+func (e MessagingMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MessagingMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MessagingMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MessagingMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MessagingModeOutput struct{ *pulumi.OutputState }
+
+func (MessagingModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingMode)(nil)).Elem()
+}
+
+func (o MessagingModeOutput) ToMessagingModeOutput() MessagingModeOutput {
+	return o
+}
+
+func (o MessagingModeOutput) ToMessagingModeOutputWithContext(ctx context.Context) MessagingModeOutput {
+	return o
+}
+
+func (o MessagingModeOutput) ToMessagingModePtrOutput() MessagingModePtrOutput {
+	return o.ToMessagingModePtrOutputWithContext(context.Background())
+}
+
+func (o MessagingModeOutput) ToMessagingModePtrOutputWithContext(ctx context.Context) MessagingModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MessagingMode) *MessagingMode {
+		return &v
+	}).(MessagingModePtrOutput)
+}
+
+func (o MessagingModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MessagingModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MessagingMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MessagingModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MessagingMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MessagingModePtrOutput struct{ *pulumi.OutputState }
+
+func (MessagingModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingMode)(nil)).Elem()
+}
+
+func (o MessagingModePtrOutput) ToMessagingModePtrOutput() MessagingModePtrOutput {
+	return o
+}
+
+func (o MessagingModePtrOutput) ToMessagingModePtrOutputWithContext(ctx context.Context) MessagingModePtrOutput {
+	return o
+}
+
+func (o MessagingModePtrOutput) Elem() MessagingModeOutput {
+	return o.ApplyT(func(v *MessagingMode) MessagingMode {
+		if v != nil {
+			return *v
+		}
+		var ret MessagingMode
+		return ret
+	}).(MessagingModeOutput)
+}
+
+func (o MessagingModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MessagingMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MessagingModeInput is an input type that accepts values of the MessagingMode enum
+// A concrete instance of `MessagingModeInput` can be one of the following:
+//
+//	MessagingModeExternal
+//	MessagingModeManaged
+type MessagingModeInput interface {
+	pulumi.Input
+
+	ToMessagingModeOutput() MessagingModeOutput
+	ToMessagingModeOutputWithContext(context.Context) MessagingModeOutput
+}
+
+var messagingModePtrType = reflect.TypeOf((**MessagingMode)(nil)).Elem()
+
+type MessagingModePtrInput interface {
+	pulumi.Input
+
+	ToMessagingModePtrOutput() MessagingModePtrOutput
+	ToMessagingModePtrOutputWithContext(context.Context) MessagingModePtrOutput
+}
+
+type messagingModePtr string
+
+func MessagingModePtr(v string) MessagingModePtrInput {
+	return (*messagingModePtr)(&v)
+}
+
+func (*messagingModePtr) ElementType() reflect.Type {
+	return messagingModePtrType
+}
+
+func (in *messagingModePtr) ToMessagingModePtrOutput() MessagingModePtrOutput {
+	return pulumi.ToOutput(in).(MessagingModePtrOutput)
+}
+
+func (in *messagingModePtr) ToMessagingModePtrOutputWithContext(ctx context.Context) MessagingModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MessagingModePtrOutput)
+}
+
+// The values Platform.deletionPolicy takes.
+type PlatformDeletionPolicy string
+
+const (
+	PlatformDeletionPolicyRetain = PlatformDeletionPolicy("Retain")
+	PlatformDeletionPolicyDelete = PlatformDeletionPolicy("Delete")
+)
+
+func (PlatformDeletionPolicy) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformDeletionPolicy)(nil)).Elem()
+}
+
+func (e PlatformDeletionPolicy) ToPlatformDeletionPolicyOutput() PlatformDeletionPolicyOutput {
+	return pulumi.ToOutput(e).(PlatformDeletionPolicyOutput)
+}
+
+func (e PlatformDeletionPolicy) ToPlatformDeletionPolicyOutputWithContext(ctx context.Context) PlatformDeletionPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PlatformDeletionPolicyOutput)
+}
+
+func (e PlatformDeletionPolicy) ToPlatformDeletionPolicyPtrOutput() PlatformDeletionPolicyPtrOutput {
+	return e.ToPlatformDeletionPolicyPtrOutputWithContext(context.Background())
+}
+
+func (e PlatformDeletionPolicy) ToPlatformDeletionPolicyPtrOutputWithContext(ctx context.Context) PlatformDeletionPolicyPtrOutput {
+	return PlatformDeletionPolicy(e).ToPlatformDeletionPolicyOutputWithContext(ctx).ToPlatformDeletionPolicyPtrOutputWithContext(ctx)
+}
+
+func (e PlatformDeletionPolicy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlatformDeletionPolicy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlatformDeletionPolicy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PlatformDeletionPolicy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PlatformDeletionPolicyOutput struct{ *pulumi.OutputState }
+
+func (PlatformDeletionPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformDeletionPolicy)(nil)).Elem()
+}
+
+func (o PlatformDeletionPolicyOutput) ToPlatformDeletionPolicyOutput() PlatformDeletionPolicyOutput {
+	return o
+}
+
+func (o PlatformDeletionPolicyOutput) ToPlatformDeletionPolicyOutputWithContext(ctx context.Context) PlatformDeletionPolicyOutput {
+	return o
+}
+
+func (o PlatformDeletionPolicyOutput) ToPlatformDeletionPolicyPtrOutput() PlatformDeletionPolicyPtrOutput {
+	return o.ToPlatformDeletionPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformDeletionPolicyOutput) ToPlatformDeletionPolicyPtrOutputWithContext(ctx context.Context) PlatformDeletionPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PlatformDeletionPolicy) *PlatformDeletionPolicy {
+		return &v
+	}).(PlatformDeletionPolicyPtrOutput)
+}
+
+func (o PlatformDeletionPolicyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PlatformDeletionPolicyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlatformDeletionPolicy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PlatformDeletionPolicyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformDeletionPolicyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlatformDeletionPolicy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PlatformDeletionPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (PlatformDeletionPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlatformDeletionPolicy)(nil)).Elem()
+}
+
+func (o PlatformDeletionPolicyPtrOutput) ToPlatformDeletionPolicyPtrOutput() PlatformDeletionPolicyPtrOutput {
+	return o
+}
+
+func (o PlatformDeletionPolicyPtrOutput) ToPlatformDeletionPolicyPtrOutputWithContext(ctx context.Context) PlatformDeletionPolicyPtrOutput {
+	return o
+}
+
+func (o PlatformDeletionPolicyPtrOutput) Elem() PlatformDeletionPolicyOutput {
+	return o.ApplyT(func(v *PlatformDeletionPolicy) PlatformDeletionPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret PlatformDeletionPolicy
+		return ret
+	}).(PlatformDeletionPolicyOutput)
+}
+
+func (o PlatformDeletionPolicyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformDeletionPolicyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PlatformDeletionPolicy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PlatformDeletionPolicyInput is an input type that accepts values of the PlatformDeletionPolicy enum
+// A concrete instance of `PlatformDeletionPolicyInput` can be one of the following:
+//
+//	PlatformDeletionPolicyRetain
+//	PlatformDeletionPolicyDelete
+type PlatformDeletionPolicyInput interface {
+	pulumi.Input
+
+	ToPlatformDeletionPolicyOutput() PlatformDeletionPolicyOutput
+	ToPlatformDeletionPolicyOutputWithContext(context.Context) PlatformDeletionPolicyOutput
+}
+
+var platformDeletionPolicyPtrType = reflect.TypeOf((**PlatformDeletionPolicy)(nil)).Elem()
+
+type PlatformDeletionPolicyPtrInput interface {
+	pulumi.Input
+
+	ToPlatformDeletionPolicyPtrOutput() PlatformDeletionPolicyPtrOutput
+	ToPlatformDeletionPolicyPtrOutputWithContext(context.Context) PlatformDeletionPolicyPtrOutput
+}
+
+type platformDeletionPolicyPtr string
+
+func PlatformDeletionPolicyPtr(v string) PlatformDeletionPolicyPtrInput {
+	return (*platformDeletionPolicyPtr)(&v)
+}
+
+func (*platformDeletionPolicyPtr) ElementType() reflect.Type {
+	return platformDeletionPolicyPtrType
+}
+
+func (in *platformDeletionPolicyPtr) ToPlatformDeletionPolicyPtrOutput() PlatformDeletionPolicyPtrOutput {
+	return pulumi.ToOutput(in).(PlatformDeletionPolicyPtrOutput)
+}
+
+func (in *platformDeletionPolicyPtr) ToPlatformDeletionPolicyPtrOutputWithContext(ctx context.Context) PlatformDeletionPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PlatformDeletionPolicyPtrOutput)
+}
+
+// The values Platform.version takes.
+type PlatformVersion string
+
+const (
+	PlatformVersion_2_18_0 = PlatformVersion("2.18.0")
+	PlatformVersion_2_19_0 = PlatformVersion("2.19.0")
+	PlatformVersion_2_20_0 = PlatformVersion("2.20.0")
+)
+
+func (PlatformVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformVersion)(nil)).Elem()
+}
+
+func (e PlatformVersion) ToPlatformVersionOutput() PlatformVersionOutput {
+	return pulumi.ToOutput(e).(PlatformVersionOutput)
+}
+
+func (e PlatformVersion) ToPlatformVersionOutputWithContext(ctx context.Context) PlatformVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PlatformVersionOutput)
+}
+
+func (e PlatformVersion) ToPlatformVersionPtrOutput() PlatformVersionPtrOutput {
+	return e.ToPlatformVersionPtrOutputWithContext(context.Background())
+}
+
+func (e PlatformVersion) ToPlatformVersionPtrOutputWithContext(ctx context.Context) PlatformVersionPtrOutput {
+	return PlatformVersion(e).ToPlatformVersionOutputWithContext(ctx).ToPlatformVersionPtrOutputWithContext(ctx)
+}
+
+func (e PlatformVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlatformVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PlatformVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PlatformVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PlatformVersionOutput struct{ *pulumi.OutputState }
+
+func (PlatformVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformVersion)(nil)).Elem()
+}
+
+func (o PlatformVersionOutput) ToPlatformVersionOutput() PlatformVersionOutput {
+	return o
+}
+
+func (o PlatformVersionOutput) ToPlatformVersionOutputWithContext(ctx context.Context) PlatformVersionOutput {
+	return o
+}
+
+func (o PlatformVersionOutput) ToPlatformVersionPtrOutput() PlatformVersionPtrOutput {
+	return o.ToPlatformVersionPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformVersionOutput) ToPlatformVersionPtrOutputWithContext(ctx context.Context) PlatformVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PlatformVersion) *PlatformVersion {
+		return &v
+	}).(PlatformVersionPtrOutput)
+}
+
+func (o PlatformVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PlatformVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlatformVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PlatformVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PlatformVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PlatformVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (PlatformVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlatformVersion)(nil)).Elem()
+}
+
+func (o PlatformVersionPtrOutput) ToPlatformVersionPtrOutput() PlatformVersionPtrOutput {
+	return o
+}
+
+func (o PlatformVersionPtrOutput) ToPlatformVersionPtrOutputWithContext(ctx context.Context) PlatformVersionPtrOutput {
+	return o
+}
+
+func (o PlatformVersionPtrOutput) Elem() PlatformVersionOutput {
+	return o.ApplyT(func(v *PlatformVersion) PlatformVersion {
+		if v != nil {
+			return *v
+		}
+		var ret PlatformVersion
+		return ret
+	}).(PlatformVersionOutput)
+}
+
+func (o PlatformVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PlatformVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PlatformVersionInput is an input type that accepts values of the PlatformVersion enum
+// A concrete instance of `PlatformVersionInput` can be one of the following:
+//
+//	PlatformVersion_2_18_0
+//	PlatformVersion_2_19_0
+//	PlatformVersion_2_20_0
+type PlatformVersionInput interface {
+	pulumi.Input
+
+	ToPlatformVersionOutput() PlatformVersionOutput
+	ToPlatformVersionOutputWithContext(context.Context) PlatformVersionOutput
+}
+
+var platformVersionPtrType = reflect.TypeOf((**PlatformVersion)(nil)).Elem()
+
+type PlatformVersionPtrInput interface {
+	pulumi.Input
+
+	ToPlatformVersionPtrOutput() PlatformVersionPtrOutput
+	ToPlatformVersionPtrOutputWithContext(context.Context) PlatformVersionPtrOutput
+}
+
+type platformVersionPtr string
+
+func PlatformVersionPtr(v string) PlatformVersionPtrInput {
+	return (*platformVersionPtr)(&v)
+}
+
+func (*platformVersionPtr) ElementType() reflect.Type {
+	return platformVersionPtrType
+}
+
+func (in *platformVersionPtr) ToPlatformVersionPtrOutput() PlatformVersionPtrOutput {
+	return pulumi.ToOutput(in).(PlatformVersionPtrOutput)
+}
+
+func (in *platformVersionPtr) ToPlatformVersionPtrOutputWithContext(ctx context.Context) PlatformVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PlatformVersionPtrOutput)
+}
+
+// The values ProvisioningDeploy.workloadType takes.
+type ProvisioningDeployWorkloadType string
+
+const (
+	ProvisioningDeployWorkloadTypeDeployment  = ProvisioningDeployWorkloadType("Deployment")
+	ProvisioningDeployWorkloadTypeStatefulSet = ProvisioningDeployWorkloadType("StatefulSet")
+)
+
+func (ProvisioningDeployWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningDeployWorkloadType)(nil)).Elem()
+}
+
+func (e ProvisioningDeployWorkloadType) ToProvisioningDeployWorkloadTypeOutput() ProvisioningDeployWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(ProvisioningDeployWorkloadTypeOutput)
+}
+
+func (e ProvisioningDeployWorkloadType) ToProvisioningDeployWorkloadTypeOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ProvisioningDeployWorkloadTypeOutput)
+}
+
+func (e ProvisioningDeployWorkloadType) ToProvisioningDeployWorkloadTypePtrOutput() ProvisioningDeployWorkloadTypePtrOutput {
+	return e.ToProvisioningDeployWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e ProvisioningDeployWorkloadType) ToProvisioningDeployWorkloadTypePtrOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypePtrOutput {
+	return ProvisioningDeployWorkloadType(e).ToProvisioningDeployWorkloadTypeOutputWithContext(ctx).ToProvisioningDeployWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e ProvisioningDeployWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProvisioningDeployWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProvisioningDeployWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ProvisioningDeployWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ProvisioningDeployWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningDeployWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningDeployWorkloadType)(nil)).Elem()
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToProvisioningDeployWorkloadTypeOutput() ProvisioningDeployWorkloadTypeOutput {
+	return o
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToProvisioningDeployWorkloadTypeOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypeOutput {
+	return o
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToProvisioningDeployWorkloadTypePtrOutput() ProvisioningDeployWorkloadTypePtrOutput {
+	return o.ToProvisioningDeployWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToProvisioningDeployWorkloadTypePtrOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProvisioningDeployWorkloadType) *ProvisioningDeployWorkloadType {
+		return &v
+	}).(ProvisioningDeployWorkloadTypePtrOutput)
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProvisioningDeployWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningDeployWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProvisioningDeployWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ProvisioningDeployWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningDeployWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProvisioningDeployWorkloadType)(nil)).Elem()
+}
+
+func (o ProvisioningDeployWorkloadTypePtrOutput) ToProvisioningDeployWorkloadTypePtrOutput() ProvisioningDeployWorkloadTypePtrOutput {
+	return o
+}
+
+func (o ProvisioningDeployWorkloadTypePtrOutput) ToProvisioningDeployWorkloadTypePtrOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypePtrOutput {
+	return o
+}
+
+func (o ProvisioningDeployWorkloadTypePtrOutput) Elem() ProvisioningDeployWorkloadTypeOutput {
+	return o.ApplyT(func(v *ProvisioningDeployWorkloadType) ProvisioningDeployWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret ProvisioningDeployWorkloadType
+		return ret
+	}).(ProvisioningDeployWorkloadTypeOutput)
+}
+
+func (o ProvisioningDeployWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningDeployWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ProvisioningDeployWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ProvisioningDeployWorkloadTypeInput is an input type that accepts values of the ProvisioningDeployWorkloadType enum
+// A concrete instance of `ProvisioningDeployWorkloadTypeInput` can be one of the following:
+//
+//	ProvisioningDeployWorkloadTypeDeployment
+//	ProvisioningDeployWorkloadTypeStatefulSet
+type ProvisioningDeployWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToProvisioningDeployWorkloadTypeOutput() ProvisioningDeployWorkloadTypeOutput
+	ToProvisioningDeployWorkloadTypeOutputWithContext(context.Context) ProvisioningDeployWorkloadTypeOutput
+}
+
+var provisioningDeployWorkloadTypePtrType = reflect.TypeOf((**ProvisioningDeployWorkloadType)(nil)).Elem()
+
+type ProvisioningDeployWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToProvisioningDeployWorkloadTypePtrOutput() ProvisioningDeployWorkloadTypePtrOutput
+	ToProvisioningDeployWorkloadTypePtrOutputWithContext(context.Context) ProvisioningDeployWorkloadTypePtrOutput
+}
+
+type provisioningDeployWorkloadTypePtr string
+
+func ProvisioningDeployWorkloadTypePtr(v string) ProvisioningDeployWorkloadTypePtrInput {
+	return (*provisioningDeployWorkloadTypePtr)(&v)
+}
+
+func (*provisioningDeployWorkloadTypePtr) ElementType() reflect.Type {
+	return provisioningDeployWorkloadTypePtrType
+}
+
+func (in *provisioningDeployWorkloadTypePtr) ToProvisioningDeployWorkloadTypePtrOutput() ProvisioningDeployWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(ProvisioningDeployWorkloadTypePtrOutput)
+}
+
+func (in *provisioningDeployWorkloadTypePtr) ToProvisioningDeployWorkloadTypePtrOutputWithContext(ctx context.Context) ProvisioningDeployWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ProvisioningDeployWorkloadTypePtrOutput)
+}
+
+// The values Provisioning.mode takes.
+type ProvisioningMode string
+
+const (
+	ProvisioningModeExternal = ProvisioningMode("external")
+	ProvisioningModeDeploy   = ProvisioningMode("deploy")
+)
+
+func (ProvisioningMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningMode)(nil)).Elem()
+}
+
+func (e ProvisioningMode) ToProvisioningModeOutput() ProvisioningModeOutput {
+	return pulumi.ToOutput(e).(ProvisioningModeOutput)
+}
+
+func (e ProvisioningMode) ToProvisioningModeOutputWithContext(ctx context.Context) ProvisioningModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ProvisioningModeOutput)
+}
+
+func (e ProvisioningMode) ToProvisioningModePtrOutput() ProvisioningModePtrOutput {
+	return e.ToProvisioningModePtrOutputWithContext(context.Background())
+}
+
+func (e ProvisioningMode) ToProvisioningModePtrOutputWithContext(ctx context.Context) ProvisioningModePtrOutput {
+	return ProvisioningMode(e).ToProvisioningModeOutputWithContext(ctx).ToProvisioningModePtrOutputWithContext(ctx)
+}
+
+func (e ProvisioningMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProvisioningMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ProvisioningMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ProvisioningMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ProvisioningModeOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningMode)(nil)).Elem()
+}
+
+func (o ProvisioningModeOutput) ToProvisioningModeOutput() ProvisioningModeOutput {
+	return o
+}
+
+func (o ProvisioningModeOutput) ToProvisioningModeOutputWithContext(ctx context.Context) ProvisioningModeOutput {
+	return o
+}
+
+func (o ProvisioningModeOutput) ToProvisioningModePtrOutput() ProvisioningModePtrOutput {
+	return o.ToProvisioningModePtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningModeOutput) ToProvisioningModePtrOutputWithContext(ctx context.Context) ProvisioningModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProvisioningMode) *ProvisioningMode {
+		return &v
+	}).(ProvisioningModePtrOutput)
+}
+
+func (o ProvisioningModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ProvisioningModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProvisioningMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ProvisioningModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ProvisioningMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ProvisioningModePtrOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProvisioningMode)(nil)).Elem()
+}
+
+func (o ProvisioningModePtrOutput) ToProvisioningModePtrOutput() ProvisioningModePtrOutput {
+	return o
+}
+
+func (o ProvisioningModePtrOutput) ToProvisioningModePtrOutputWithContext(ctx context.Context) ProvisioningModePtrOutput {
+	return o
+}
+
+func (o ProvisioningModePtrOutput) Elem() ProvisioningModeOutput {
+	return o.ApplyT(func(v *ProvisioningMode) ProvisioningMode {
+		if v != nil {
+			return *v
+		}
+		var ret ProvisioningMode
+		return ret
+	}).(ProvisioningModeOutput)
+}
+
+func (o ProvisioningModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ProvisioningMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ProvisioningModeInput is an input type that accepts values of the ProvisioningMode enum
+// A concrete instance of `ProvisioningModeInput` can be one of the following:
+//
+//	ProvisioningModeExternal
+//	ProvisioningModeDeploy
+type ProvisioningModeInput interface {
+	pulumi.Input
+
+	ToProvisioningModeOutput() ProvisioningModeOutput
+	ToProvisioningModeOutputWithContext(context.Context) ProvisioningModeOutput
+}
+
+var provisioningModePtrType = reflect.TypeOf((**ProvisioningMode)(nil)).Elem()
+
+type ProvisioningModePtrInput interface {
+	pulumi.Input
+
+	ToProvisioningModePtrOutput() ProvisioningModePtrOutput
+	ToProvisioningModePtrOutputWithContext(context.Context) ProvisioningModePtrOutput
+}
+
+type provisioningModePtr string
+
+func ProvisioningModePtr(v string) ProvisioningModePtrInput {
+	return (*provisioningModePtr)(&v)
+}
+
+func (*provisioningModePtr) ElementType() reflect.Type {
+	return provisioningModePtrType
+}
+
+func (in *provisioningModePtr) ToProvisioningModePtrOutput() ProvisioningModePtrOutput {
+	return pulumi.ToOutput(in).(ProvisioningModePtrOutput)
+}
+
+func (in *provisioningModePtr) ToProvisioningModePtrOutputWithContext(ctx context.Context) ProvisioningModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ProvisioningModePtrOutput)
+}
+
 // The values ProxyImage.pullPolicy takes.
 type ProxyImagePullPolicy string
 
@@ -1350,6 +4344,172 @@ func (in *proxyImagePullPolicyPtr) ToProxyImagePullPolicyPtrOutput() ProxyImageP
 
 func (in *proxyImagePullPolicyPtr) ToProxyImagePullPolicyPtrOutputWithContext(ctx context.Context) ProxyImagePullPolicyPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(ProxyImagePullPolicyPtrOutput)
+}
+
+// The values Scheduler.workloadType takes.
+type SchedulerWorkloadType string
+
+const (
+	SchedulerWorkloadTypeDeployment  = SchedulerWorkloadType("Deployment")
+	SchedulerWorkloadTypeStatefulSet = SchedulerWorkloadType("StatefulSet")
+)
+
+func (SchedulerWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*SchedulerWorkloadType)(nil)).Elem()
+}
+
+func (e SchedulerWorkloadType) ToSchedulerWorkloadTypeOutput() SchedulerWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(SchedulerWorkloadTypeOutput)
+}
+
+func (e SchedulerWorkloadType) ToSchedulerWorkloadTypeOutputWithContext(ctx context.Context) SchedulerWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SchedulerWorkloadTypeOutput)
+}
+
+func (e SchedulerWorkloadType) ToSchedulerWorkloadTypePtrOutput() SchedulerWorkloadTypePtrOutput {
+	return e.ToSchedulerWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e SchedulerWorkloadType) ToSchedulerWorkloadTypePtrOutputWithContext(ctx context.Context) SchedulerWorkloadTypePtrOutput {
+	return SchedulerWorkloadType(e).ToSchedulerWorkloadTypeOutputWithContext(ctx).ToSchedulerWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e SchedulerWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SchedulerWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SchedulerWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SchedulerWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SchedulerWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (SchedulerWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SchedulerWorkloadType)(nil)).Elem()
+}
+
+func (o SchedulerWorkloadTypeOutput) ToSchedulerWorkloadTypeOutput() SchedulerWorkloadTypeOutput {
+	return o
+}
+
+func (o SchedulerWorkloadTypeOutput) ToSchedulerWorkloadTypeOutputWithContext(ctx context.Context) SchedulerWorkloadTypeOutput {
+	return o
+}
+
+func (o SchedulerWorkloadTypeOutput) ToSchedulerWorkloadTypePtrOutput() SchedulerWorkloadTypePtrOutput {
+	return o.ToSchedulerWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o SchedulerWorkloadTypeOutput) ToSchedulerWorkloadTypePtrOutputWithContext(ctx context.Context) SchedulerWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SchedulerWorkloadType) *SchedulerWorkloadType {
+		return &v
+	}).(SchedulerWorkloadTypePtrOutput)
+}
+
+func (o SchedulerWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SchedulerWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SchedulerWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SchedulerWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SchedulerWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SchedulerWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SchedulerWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (SchedulerWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SchedulerWorkloadType)(nil)).Elem()
+}
+
+func (o SchedulerWorkloadTypePtrOutput) ToSchedulerWorkloadTypePtrOutput() SchedulerWorkloadTypePtrOutput {
+	return o
+}
+
+func (o SchedulerWorkloadTypePtrOutput) ToSchedulerWorkloadTypePtrOutputWithContext(ctx context.Context) SchedulerWorkloadTypePtrOutput {
+	return o
+}
+
+func (o SchedulerWorkloadTypePtrOutput) Elem() SchedulerWorkloadTypeOutput {
+	return o.ApplyT(func(v *SchedulerWorkloadType) SchedulerWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret SchedulerWorkloadType
+		return ret
+	}).(SchedulerWorkloadTypeOutput)
+}
+
+func (o SchedulerWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SchedulerWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SchedulerWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SchedulerWorkloadTypeInput is an input type that accepts values of the SchedulerWorkloadType enum
+// A concrete instance of `SchedulerWorkloadTypeInput` can be one of the following:
+//
+//	SchedulerWorkloadTypeDeployment
+//	SchedulerWorkloadTypeStatefulSet
+type SchedulerWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToSchedulerWorkloadTypeOutput() SchedulerWorkloadTypeOutput
+	ToSchedulerWorkloadTypeOutputWithContext(context.Context) SchedulerWorkloadTypeOutput
+}
+
+var schedulerWorkloadTypePtrType = reflect.TypeOf((**SchedulerWorkloadType)(nil)).Elem()
+
+type SchedulerWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToSchedulerWorkloadTypePtrOutput() SchedulerWorkloadTypePtrOutput
+	ToSchedulerWorkloadTypePtrOutputWithContext(context.Context) SchedulerWorkloadTypePtrOutput
+}
+
+type schedulerWorkloadTypePtr string
+
+func SchedulerWorkloadTypePtr(v string) SchedulerWorkloadTypePtrInput {
+	return (*schedulerWorkloadTypePtr)(&v)
+}
+
+func (*schedulerWorkloadTypePtr) ElementType() reflect.Type {
+	return schedulerWorkloadTypePtrType
+}
+
+func (in *schedulerWorkloadTypePtr) ToSchedulerWorkloadTypePtrOutput() SchedulerWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(SchedulerWorkloadTypePtrOutput)
+}
+
+func (in *schedulerWorkloadTypePtr) ToSchedulerWorkloadTypePtrOutputWithContext(ctx context.Context) SchedulerWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SchedulerWorkloadTypePtrOutput)
 }
 
 // The values SecretRef.type takes.
@@ -1852,7 +5012,183 @@ func (in *strategyTypePtr) ToStrategyTypePtrOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, in).(StrategyTypePtrOutput)
 }
 
+// The values Utils.workloadType takes.
+type UtilsWorkloadType string
+
+const (
+	UtilsWorkloadTypeDeployment  = UtilsWorkloadType("Deployment")
+	UtilsWorkloadTypeStatefulSet = UtilsWorkloadType("StatefulSet")
+)
+
+func (UtilsWorkloadType) ElementType() reflect.Type {
+	return reflect.TypeOf((*UtilsWorkloadType)(nil)).Elem()
+}
+
+func (e UtilsWorkloadType) ToUtilsWorkloadTypeOutput() UtilsWorkloadTypeOutput {
+	return pulumi.ToOutput(e).(UtilsWorkloadTypeOutput)
+}
+
+func (e UtilsWorkloadType) ToUtilsWorkloadTypeOutputWithContext(ctx context.Context) UtilsWorkloadTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(UtilsWorkloadTypeOutput)
+}
+
+func (e UtilsWorkloadType) ToUtilsWorkloadTypePtrOutput() UtilsWorkloadTypePtrOutput {
+	return e.ToUtilsWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (e UtilsWorkloadType) ToUtilsWorkloadTypePtrOutputWithContext(ctx context.Context) UtilsWorkloadTypePtrOutput {
+	return UtilsWorkloadType(e).ToUtilsWorkloadTypeOutputWithContext(ctx).ToUtilsWorkloadTypePtrOutputWithContext(ctx)
+}
+
+func (e UtilsWorkloadType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e UtilsWorkloadType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e UtilsWorkloadType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e UtilsWorkloadType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type UtilsWorkloadTypeOutput struct{ *pulumi.OutputState }
+
+func (UtilsWorkloadTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UtilsWorkloadType)(nil)).Elem()
+}
+
+func (o UtilsWorkloadTypeOutput) ToUtilsWorkloadTypeOutput() UtilsWorkloadTypeOutput {
+	return o
+}
+
+func (o UtilsWorkloadTypeOutput) ToUtilsWorkloadTypeOutputWithContext(ctx context.Context) UtilsWorkloadTypeOutput {
+	return o
+}
+
+func (o UtilsWorkloadTypeOutput) ToUtilsWorkloadTypePtrOutput() UtilsWorkloadTypePtrOutput {
+	return o.ToUtilsWorkloadTypePtrOutputWithContext(context.Background())
+}
+
+func (o UtilsWorkloadTypeOutput) ToUtilsWorkloadTypePtrOutputWithContext(ctx context.Context) UtilsWorkloadTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v UtilsWorkloadType) *UtilsWorkloadType {
+		return &v
+	}).(UtilsWorkloadTypePtrOutput)
+}
+
+func (o UtilsWorkloadTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o UtilsWorkloadTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e UtilsWorkloadType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o UtilsWorkloadTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o UtilsWorkloadTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e UtilsWorkloadType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type UtilsWorkloadTypePtrOutput struct{ *pulumi.OutputState }
+
+func (UtilsWorkloadTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**UtilsWorkloadType)(nil)).Elem()
+}
+
+func (o UtilsWorkloadTypePtrOutput) ToUtilsWorkloadTypePtrOutput() UtilsWorkloadTypePtrOutput {
+	return o
+}
+
+func (o UtilsWorkloadTypePtrOutput) ToUtilsWorkloadTypePtrOutputWithContext(ctx context.Context) UtilsWorkloadTypePtrOutput {
+	return o
+}
+
+func (o UtilsWorkloadTypePtrOutput) Elem() UtilsWorkloadTypeOutput {
+	return o.ApplyT(func(v *UtilsWorkloadType) UtilsWorkloadType {
+		if v != nil {
+			return *v
+		}
+		var ret UtilsWorkloadType
+		return ret
+	}).(UtilsWorkloadTypeOutput)
+}
+
+func (o UtilsWorkloadTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o UtilsWorkloadTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *UtilsWorkloadType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// UtilsWorkloadTypeInput is an input type that accepts values of the UtilsWorkloadType enum
+// A concrete instance of `UtilsWorkloadTypeInput` can be one of the following:
+//
+//	UtilsWorkloadTypeDeployment
+//	UtilsWorkloadTypeStatefulSet
+type UtilsWorkloadTypeInput interface {
+	pulumi.Input
+
+	ToUtilsWorkloadTypeOutput() UtilsWorkloadTypeOutput
+	ToUtilsWorkloadTypeOutputWithContext(context.Context) UtilsWorkloadTypeOutput
+}
+
+var utilsWorkloadTypePtrType = reflect.TypeOf((**UtilsWorkloadType)(nil)).Elem()
+
+type UtilsWorkloadTypePtrInput interface {
+	pulumi.Input
+
+	ToUtilsWorkloadTypePtrOutput() UtilsWorkloadTypePtrOutput
+	ToUtilsWorkloadTypePtrOutputWithContext(context.Context) UtilsWorkloadTypePtrOutput
+}
+
+type utilsWorkloadTypePtr string
+
+func UtilsWorkloadTypePtr(v string) UtilsWorkloadTypePtrInput {
+	return (*utilsWorkloadTypePtr)(&v)
+}
+
+func (*utilsWorkloadTypePtr) ElementType() reflect.Type {
+	return utilsWorkloadTypePtrType
+}
+
+func (in *utilsWorkloadTypePtr) ToUtilsWorkloadTypePtrOutput() UtilsWorkloadTypePtrOutput {
+	return pulumi.ToOutput(in).(UtilsWorkloadTypePtrOutput)
+}
+
+func (in *utilsWorkloadTypePtr) ToUtilsWorkloadTypePtrOutputWithContext(ctx context.Context) UtilsWorkloadTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(UtilsWorkloadTypePtrOutput)
+}
+
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesWorkloadTypeInput)(nil)).Elem(), AuthOpaPoliciesWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesWorkloadTypePtrInput)(nil)).Elem(), AuthOpaPoliciesWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthSyncPolicyInput)(nil)).Elem(), AuthSyncPolicy("create-only"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthSyncPolicyPtrInput)(nil)).Elem(), AuthSyncPolicy("create-only"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthWorkloadTypeInput)(nil)).Elem(), AuthWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthWorkloadTypePtrInput)(nil)).Elem(), AuthWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentImagePullPolicyInput)(nil)).Elem(), ComponentImagePullPolicy("Always"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentImagePullPolicyPtrInput)(nil)).Elem(), ComponentImagePullPolicy("Always"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServiceTypeInput)(nil)).Elem(), ComponentServiceType("ClusterIP"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServiceTypePtrInput)(nil)).Elem(), ComponentServiceType("ClusterIP"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigMapRefTypeInput)(nil)).Elem(), ConfigMapRefType("env"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigMapRefTypePtrInput)(nil)).Elem(), ConfigMapRefType("env"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationAuthTypeInput)(nil)).Elem(), ConnectorRegistrationAuthType("none"))
@@ -1861,20 +5197,60 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationRoutePtrInput)(nil)).Elem(), ConnectorRegistrationRoute("auto"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationVersionInput)(nil)).Elem(), ConnectorRegistrationVersion("v1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationVersionPtrInput)(nil)).Elem(), ConnectorRegistrationVersion("v1"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CoreWorkloadTypeInput)(nil)).Elem(), CoreWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CoreWorkloadTypePtrInput)(nil)).Elem(), CoreWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DatabaseModeInput)(nil)).Elem(), DatabaseMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DatabaseModePtrInput)(nil)).Elem(), DatabaseMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTypeInput)(nil)).Elem(), EdgeType("ingress"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTypePtrInput)(nil)).Elem(), EdgeType("ingress"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirMediumInput)(nil)).Elem(), EmptyDirMedium(""))
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirMediumPtrInput)(nil)).Elem(), EmptyDirMedium(""))
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorWorkloadTypeInput)(nil)).Elem(), FeAdministratorWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorWorkloadTypePtrInput)(nil)).Elem(), FeAdministratorWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayWorkloadTypeInput)(nil)).Elem(), GatewayWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayWorkloadTypePtrInput)(nil)).Elem(), GatewayWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ImagePullPolicyInput)(nil)).Elem(), ImagePullPolicy("Always"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ImagePullPolicyPtrInput)(nil)).Elem(), ImagePullPolicy("Always"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPathTypeInput)(nil)).Elem(), IngressPathType("Prefix"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPathTypePtrInput)(nil)).Elem(), IngressPathType("Prefix"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KeycloakModeInput)(nil)).Elem(), KeycloakMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KeycloakModePtrInput)(nil)).Elem(), KeycloakMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*LetsEncryptEnvironmentInput)(nil)).Elem(), LetsEncryptEnvironment("staging"))
+	pulumi.RegisterInputType(reflect.TypeOf((*LetsEncryptEnvironmentPtrInput)(nil)).Elem(), LetsEncryptEnvironment("staging"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingBrokerTypeInput)(nil)).Elem(), MessagingBrokerType("rabbitmq"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingBrokerTypePtrInput)(nil)).Elem(), MessagingBrokerType("rabbitmq"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingModeInput)(nil)).Elem(), MessagingMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingModePtrInput)(nil)).Elem(), MessagingMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformDeletionPolicyInput)(nil)).Elem(), PlatformDeletionPolicy("Retain"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformDeletionPolicyPtrInput)(nil)).Elem(), PlatformDeletionPolicy("Retain"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformVersionInput)(nil)).Elem(), PlatformVersion("2.18.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformVersionPtrInput)(nil)).Elem(), PlatformVersion("2.18.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningDeployWorkloadTypeInput)(nil)).Elem(), ProvisioningDeployWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningDeployWorkloadTypePtrInput)(nil)).Elem(), ProvisioningDeployWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningModeInput)(nil)).Elem(), ProvisioningMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningModePtrInput)(nil)).Elem(), ProvisioningMode("external"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyImagePullPolicyInput)(nil)).Elem(), ProxyImagePullPolicy("Always"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyImagePullPolicyPtrInput)(nil)).Elem(), ProxyImagePullPolicy("Always"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SchedulerWorkloadTypeInput)(nil)).Elem(), SchedulerWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SchedulerWorkloadTypePtrInput)(nil)).Elem(), SchedulerWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SecretRefTypeInput)(nil)).Elem(), SecretRefType("env"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SecretRefTypePtrInput)(nil)).Elem(), SecretRefType("env"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServiceTypeInput)(nil)).Elem(), ServiceType("ClusterIP"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ServiceTypePtrInput)(nil)).Elem(), ServiceType("ClusterIP"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyTypeInput)(nil)).Elem(), StrategyType("Recreate"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyTypePtrInput)(nil)).Elem(), StrategyType("Recreate"))
+	pulumi.RegisterInputType(reflect.TypeOf((*UtilsWorkloadTypeInput)(nil)).Elem(), UtilsWorkloadType("Deployment"))
+	pulumi.RegisterInputType(reflect.TypeOf((*UtilsWorkloadTypePtrInput)(nil)).Elem(), UtilsWorkloadType("Deployment"))
+	pulumi.RegisterOutputType(AuthOpaPoliciesWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(AuthOpaPoliciesWorkloadTypePtrOutput{})
+	pulumi.RegisterOutputType(AuthSyncPolicyOutput{})
+	pulumi.RegisterOutputType(AuthSyncPolicyPtrOutput{})
+	pulumi.RegisterOutputType(AuthWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(AuthWorkloadTypePtrOutput{})
+	pulumi.RegisterOutputType(ComponentImagePullPolicyOutput{})
+	pulumi.RegisterOutputType(ComponentImagePullPolicyPtrOutput{})
+	pulumi.RegisterOutputType(ComponentServiceTypeOutput{})
+	pulumi.RegisterOutputType(ComponentServiceTypePtrOutput{})
 	pulumi.RegisterOutputType(ConfigMapRefTypeOutput{})
 	pulumi.RegisterOutputType(ConfigMapRefTypePtrOutput{})
 	pulumi.RegisterOutputType(ConnectorRegistrationAuthTypeOutput{})
@@ -1883,18 +5259,48 @@ func init() {
 	pulumi.RegisterOutputType(ConnectorRegistrationRoutePtrOutput{})
 	pulumi.RegisterOutputType(ConnectorRegistrationVersionOutput{})
 	pulumi.RegisterOutputType(ConnectorRegistrationVersionPtrOutput{})
+	pulumi.RegisterOutputType(CoreWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(CoreWorkloadTypePtrOutput{})
+	pulumi.RegisterOutputType(DatabaseModeOutput{})
+	pulumi.RegisterOutputType(DatabaseModePtrOutput{})
+	pulumi.RegisterOutputType(EdgeTypeOutput{})
+	pulumi.RegisterOutputType(EdgeTypePtrOutput{})
 	pulumi.RegisterOutputType(EmptyDirMediumOutput{})
 	pulumi.RegisterOutputType(EmptyDirMediumPtrOutput{})
+	pulumi.RegisterOutputType(FeAdministratorWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(FeAdministratorWorkloadTypePtrOutput{})
+	pulumi.RegisterOutputType(GatewayWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(GatewayWorkloadTypePtrOutput{})
 	pulumi.RegisterOutputType(ImagePullPolicyOutput{})
 	pulumi.RegisterOutputType(ImagePullPolicyPtrOutput{})
 	pulumi.RegisterOutputType(IngressPathTypeOutput{})
 	pulumi.RegisterOutputType(IngressPathTypePtrOutput{})
+	pulumi.RegisterOutputType(KeycloakModeOutput{})
+	pulumi.RegisterOutputType(KeycloakModePtrOutput{})
+	pulumi.RegisterOutputType(LetsEncryptEnvironmentOutput{})
+	pulumi.RegisterOutputType(LetsEncryptEnvironmentPtrOutput{})
+	pulumi.RegisterOutputType(MessagingBrokerTypeOutput{})
+	pulumi.RegisterOutputType(MessagingBrokerTypePtrOutput{})
+	pulumi.RegisterOutputType(MessagingModeOutput{})
+	pulumi.RegisterOutputType(MessagingModePtrOutput{})
+	pulumi.RegisterOutputType(PlatformDeletionPolicyOutput{})
+	pulumi.RegisterOutputType(PlatformDeletionPolicyPtrOutput{})
+	pulumi.RegisterOutputType(PlatformVersionOutput{})
+	pulumi.RegisterOutputType(PlatformVersionPtrOutput{})
+	pulumi.RegisterOutputType(ProvisioningDeployWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(ProvisioningDeployWorkloadTypePtrOutput{})
+	pulumi.RegisterOutputType(ProvisioningModeOutput{})
+	pulumi.RegisterOutputType(ProvisioningModePtrOutput{})
 	pulumi.RegisterOutputType(ProxyImagePullPolicyOutput{})
 	pulumi.RegisterOutputType(ProxyImagePullPolicyPtrOutput{})
+	pulumi.RegisterOutputType(SchedulerWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(SchedulerWorkloadTypePtrOutput{})
 	pulumi.RegisterOutputType(SecretRefTypeOutput{})
 	pulumi.RegisterOutputType(SecretRefTypePtrOutput{})
 	pulumi.RegisterOutputType(ServiceTypeOutput{})
 	pulumi.RegisterOutputType(ServiceTypePtrOutput{})
 	pulumi.RegisterOutputType(StrategyTypeOutput{})
 	pulumi.RegisterOutputType(StrategyTypePtrOutput{})
+	pulumi.RegisterOutputType(UtilsWorkloadTypeOutput{})
+	pulumi.RegisterOutputType(UtilsWorkloadTypePtrOutput{})
 }

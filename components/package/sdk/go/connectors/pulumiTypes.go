@@ -8,10 +8,227 @@ import (
 	"reflect"
 
 	"github.com/otilm/pulumi-connectors/sdk/go/connectors/internal"
+	corev1 "github.com/pulumi/pulumi-kubernetes/sdk/v4/go/kubernetes/core/v1"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
 var _ = internal.GetEnvOrDefault
+
+// The client-certificate (mTLS) method of the first administrator's bootstrap.
+type AdminCertificate struct {
+	// The key holding the PEM certificate (the operator's default: `tls.crt`).
+	CertKey *string `pulumi:"certKey"`
+	// Bootstrap a certificate administrator.
+	Enabled *bool `pulumi:"enabled"`
+	// The issuer of a generated certificate (default: the platform's internal CA).
+	IssuerRef *CertManagerIssuerRef `pulumi:"issuerRef"`
+	// The key holding the PEM private key (the operator's default: `tls.key`).
+	PrivateKeyKey *string `pulumi:"privateKeyKey"`
+	// The administrator's kubernetes.io/tls Secret; required for source provided.
+	SecretRef *string `pulumi:"secretRef"`
+}
+
+// AdminCertificateInput is an input type that accepts AdminCertificateArgs and AdminCertificateOutput values.
+// You can construct a concrete instance of `AdminCertificateInput` via:
+//
+//	AdminCertificateArgs{...}
+type AdminCertificateInput interface {
+	pulumi.Input
+
+	ToAdminCertificateOutput() AdminCertificateOutput
+	ToAdminCertificateOutputWithContext(context.Context) AdminCertificateOutput
+}
+
+// The client-certificate (mTLS) method of the first administrator's bootstrap.
+type AdminCertificateArgs struct {
+	// The key holding the PEM certificate (the operator's default: `tls.crt`).
+	CertKey pulumi.StringPtrInput `pulumi:"certKey"`
+	// Bootstrap a certificate administrator.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The issuer of a generated certificate (default: the platform's internal CA).
+	IssuerRef CertManagerIssuerRefPtrInput `pulumi:"issuerRef"`
+	// The key holding the PEM private key (the operator's default: `tls.key`).
+	PrivateKeyKey pulumi.StringPtrInput `pulumi:"privateKeyKey"`
+	// The administrator's kubernetes.io/tls Secret; required for source provided.
+	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+}
+
+func (AdminCertificateArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminCertificate)(nil)).Elem()
+}
+
+func (i AdminCertificateArgs) ToAdminCertificateOutput() AdminCertificateOutput {
+	return i.ToAdminCertificateOutputWithContext(context.Background())
+}
+
+func (i AdminCertificateArgs) ToAdminCertificateOutputWithContext(ctx context.Context) AdminCertificateOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminCertificateOutput)
+}
+
+func (i AdminCertificateArgs) ToAdminCertificatePtrOutput() AdminCertificatePtrOutput {
+	return i.ToAdminCertificatePtrOutputWithContext(context.Background())
+}
+
+func (i AdminCertificateArgs) ToAdminCertificatePtrOutputWithContext(ctx context.Context) AdminCertificatePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminCertificateOutput).ToAdminCertificatePtrOutputWithContext(ctx)
+}
+
+// AdminCertificatePtrInput is an input type that accepts AdminCertificateArgs, AdminCertificatePtr and AdminCertificatePtrOutput values.
+// You can construct a concrete instance of `AdminCertificatePtrInput` via:
+//
+//	        AdminCertificateArgs{...}
+//
+//	or:
+//
+//	        nil
+type AdminCertificatePtrInput interface {
+	pulumi.Input
+
+	ToAdminCertificatePtrOutput() AdminCertificatePtrOutput
+	ToAdminCertificatePtrOutputWithContext(context.Context) AdminCertificatePtrOutput
+}
+
+type adminCertificatePtrType AdminCertificateArgs
+
+func AdminCertificatePtr(v *AdminCertificateArgs) AdminCertificatePtrInput {
+	return (*adminCertificatePtrType)(v)
+}
+
+func (*adminCertificatePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdminCertificate)(nil)).Elem()
+}
+
+func (i *adminCertificatePtrType) ToAdminCertificatePtrOutput() AdminCertificatePtrOutput {
+	return i.ToAdminCertificatePtrOutputWithContext(context.Background())
+}
+
+func (i *adminCertificatePtrType) ToAdminCertificatePtrOutputWithContext(ctx context.Context) AdminCertificatePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminCertificatePtrOutput)
+}
+
+// The client-certificate (mTLS) method of the first administrator's bootstrap.
+type AdminCertificateOutput struct{ *pulumi.OutputState }
+
+func (AdminCertificateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminCertificate)(nil)).Elem()
+}
+
+func (o AdminCertificateOutput) ToAdminCertificateOutput() AdminCertificateOutput {
+	return o
+}
+
+func (o AdminCertificateOutput) ToAdminCertificateOutputWithContext(ctx context.Context) AdminCertificateOutput {
+	return o
+}
+
+func (o AdminCertificateOutput) ToAdminCertificatePtrOutput() AdminCertificatePtrOutput {
+	return o.ToAdminCertificatePtrOutputWithContext(context.Background())
+}
+
+func (o AdminCertificateOutput) ToAdminCertificatePtrOutputWithContext(ctx context.Context) AdminCertificatePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdminCertificate) *AdminCertificate {
+		return &v
+	}).(AdminCertificatePtrOutput)
+}
+
+// The key holding the PEM certificate (the operator's default: `tls.crt`).
+func (o AdminCertificateOutput) CertKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *string { return v.CertKey }).(pulumi.StringPtrOutput)
+}
+
+// Bootstrap a certificate administrator.
+func (o AdminCertificateOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The issuer of a generated certificate (default: the platform's internal CA).
+func (o AdminCertificateOutput) IssuerRef() CertManagerIssuerRefPtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *CertManagerIssuerRef { return v.IssuerRef }).(CertManagerIssuerRefPtrOutput)
+}
+
+// The key holding the PEM private key (the operator's default: `tls.key`).
+func (o AdminCertificateOutput) PrivateKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *string { return v.PrivateKeyKey }).(pulumi.StringPtrOutput)
+}
+
+// The administrator's kubernetes.io/tls Secret; required for source provided.
+func (o AdminCertificateOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
+}
+
+type AdminCertificatePtrOutput struct{ *pulumi.OutputState }
+
+func (AdminCertificatePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdminCertificate)(nil)).Elem()
+}
+
+func (o AdminCertificatePtrOutput) ToAdminCertificatePtrOutput() AdminCertificatePtrOutput {
+	return o
+}
+
+func (o AdminCertificatePtrOutput) ToAdminCertificatePtrOutputWithContext(ctx context.Context) AdminCertificatePtrOutput {
+	return o
+}
+
+func (o AdminCertificatePtrOutput) Elem() AdminCertificateOutput {
+	return o.ApplyT(func(v *AdminCertificate) AdminCertificate {
+		if v != nil {
+			return *v
+		}
+		var ret AdminCertificate
+		return ret
+	}).(AdminCertificateOutput)
+}
+
+// The key holding the PEM certificate (the operator's default: `tls.crt`).
+func (o AdminCertificatePtrOutput) CertKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CertKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Bootstrap a certificate administrator.
+func (o AdminCertificatePtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The issuer of a generated certificate (default: the platform's internal CA).
+func (o AdminCertificatePtrOutput) IssuerRef() CertManagerIssuerRefPtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *CertManagerIssuerRef {
+		if v == nil {
+			return nil
+		}
+		return v.IssuerRef
+	}).(CertManagerIssuerRefPtrOutput)
+}
+
+// The key holding the PEM private key (the operator's default: `tls.key`).
+func (o AdminCertificatePtrOutput) PrivateKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PrivateKeyKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The administrator's kubernetes.io/tls Secret; required for source provided.
+func (o AdminCertificatePtrOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRef
+	}).(pulumi.StringPtrOutput)
+}
 
 // An administrator of the platform, for the calls beyond registering: a bearer JWT, or a client certificate and key (PEM) for mTLS at the platform's gateway, given as values (secret config, or Outputs from Python) or as a Secret to read. Always secret in state.
 type AdminCredentials struct {
@@ -208,6 +425,184 @@ func (o AdminCredentialsPtrOutput) SecretRef() AdminSecretRefPtrOutput {
 		}
 		return v.SecretRef
 	}).(AdminSecretRefPtrOutput)
+}
+
+// The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+type AdminPassword struct {
+	// Bootstrap a password administrator.
+	Enabled *bool `pulumi:"enabled"`
+	// The key holding the password.
+	PasswordKey *string `pulumi:"passwordKey"`
+	// The Secret holding the password; required when enabled.
+	SecretRef *string `pulumi:"secretRef"`
+}
+
+// AdminPasswordInput is an input type that accepts AdminPasswordArgs and AdminPasswordOutput values.
+// You can construct a concrete instance of `AdminPasswordInput` via:
+//
+//	AdminPasswordArgs{...}
+type AdminPasswordInput interface {
+	pulumi.Input
+
+	ToAdminPasswordOutput() AdminPasswordOutput
+	ToAdminPasswordOutputWithContext(context.Context) AdminPasswordOutput
+}
+
+// The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+type AdminPasswordArgs struct {
+	// Bootstrap a password administrator.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The key holding the password.
+	PasswordKey pulumi.StringPtrInput `pulumi:"passwordKey"`
+	// The Secret holding the password; required when enabled.
+	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+}
+
+func (AdminPasswordArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminPassword)(nil)).Elem()
+}
+
+func (i AdminPasswordArgs) ToAdminPasswordOutput() AdminPasswordOutput {
+	return i.ToAdminPasswordOutputWithContext(context.Background())
+}
+
+func (i AdminPasswordArgs) ToAdminPasswordOutputWithContext(ctx context.Context) AdminPasswordOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminPasswordOutput)
+}
+
+func (i AdminPasswordArgs) ToAdminPasswordPtrOutput() AdminPasswordPtrOutput {
+	return i.ToAdminPasswordPtrOutputWithContext(context.Background())
+}
+
+func (i AdminPasswordArgs) ToAdminPasswordPtrOutputWithContext(ctx context.Context) AdminPasswordPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminPasswordOutput).ToAdminPasswordPtrOutputWithContext(ctx)
+}
+
+// AdminPasswordPtrInput is an input type that accepts AdminPasswordArgs, AdminPasswordPtr and AdminPasswordPtrOutput values.
+// You can construct a concrete instance of `AdminPasswordPtrInput` via:
+//
+//	        AdminPasswordArgs{...}
+//
+//	or:
+//
+//	        nil
+type AdminPasswordPtrInput interface {
+	pulumi.Input
+
+	ToAdminPasswordPtrOutput() AdminPasswordPtrOutput
+	ToAdminPasswordPtrOutputWithContext(context.Context) AdminPasswordPtrOutput
+}
+
+type adminPasswordPtrType AdminPasswordArgs
+
+func AdminPasswordPtr(v *AdminPasswordArgs) AdminPasswordPtrInput {
+	return (*adminPasswordPtrType)(v)
+}
+
+func (*adminPasswordPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdminPassword)(nil)).Elem()
+}
+
+func (i *adminPasswordPtrType) ToAdminPasswordPtrOutput() AdminPasswordPtrOutput {
+	return i.ToAdminPasswordPtrOutputWithContext(context.Background())
+}
+
+func (i *adminPasswordPtrType) ToAdminPasswordPtrOutputWithContext(ctx context.Context) AdminPasswordPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AdminPasswordPtrOutput)
+}
+
+// The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+type AdminPasswordOutput struct{ *pulumi.OutputState }
+
+func (AdminPasswordOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminPassword)(nil)).Elem()
+}
+
+func (o AdminPasswordOutput) ToAdminPasswordOutput() AdminPasswordOutput {
+	return o
+}
+
+func (o AdminPasswordOutput) ToAdminPasswordOutputWithContext(ctx context.Context) AdminPasswordOutput {
+	return o
+}
+
+func (o AdminPasswordOutput) ToAdminPasswordPtrOutput() AdminPasswordPtrOutput {
+	return o.ToAdminPasswordPtrOutputWithContext(context.Background())
+}
+
+func (o AdminPasswordOutput) ToAdminPasswordPtrOutputWithContext(ctx context.Context) AdminPasswordPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdminPassword) *AdminPassword {
+		return &v
+	}).(AdminPasswordPtrOutput)
+}
+
+// Bootstrap a password administrator.
+func (o AdminPasswordOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AdminPassword) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The key holding the password.
+func (o AdminPasswordOutput) PasswordKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdminPassword) *string { return v.PasswordKey }).(pulumi.StringPtrOutput)
+}
+
+// The Secret holding the password; required when enabled.
+func (o AdminPasswordOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AdminPassword) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
+}
+
+type AdminPasswordPtrOutput struct{ *pulumi.OutputState }
+
+func (AdminPasswordPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdminPassword)(nil)).Elem()
+}
+
+func (o AdminPasswordPtrOutput) ToAdminPasswordPtrOutput() AdminPasswordPtrOutput {
+	return o
+}
+
+func (o AdminPasswordPtrOutput) ToAdminPasswordPtrOutputWithContext(ctx context.Context) AdminPasswordPtrOutput {
+	return o
+}
+
+func (o AdminPasswordPtrOutput) Elem() AdminPasswordOutput {
+	return o.ApplyT(func(v *AdminPassword) AdminPassword {
+		if v != nil {
+			return *v
+		}
+		var ret AdminPassword
+		return ret
+	}).(AdminPasswordOutput)
+}
+
+// Bootstrap a password administrator.
+func (o AdminPasswordPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AdminPassword) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The key holding the password.
+func (o AdminPasswordPtrOutput) PasswordKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdminPassword) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PasswordKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Secret holding the password; required when enabled.
+func (o AdminPasswordPtrOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AdminPassword) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRef
+	}).(pulumi.StringPtrOutput)
 }
 
 // A Secret in the connector's namespace holding the administrator's credentials.
@@ -514,6 +909,3362 @@ func (o AttributeArrayOutput) Index(i pulumi.IntInput) AttributeOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) Attribute {
 		return vs[0].([]Attribute)[vs[1].(int)]
 	}).(AttributeOutput)
+}
+
+// Auth: the component settings, and how it creates and syncs users and roles.
+type Auth struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Creating unknown users and roles.
+	Create *AuthCreate `pulumi:"create"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+	SyncPolicy *AuthSyncPolicy `pulumi:"syncPolicy"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *AuthWorkloadType `pulumi:"workloadType"`
+}
+
+// AuthInput is an input type that accepts AuthArgs and AuthOutput values.
+// You can construct a concrete instance of `AuthInput` via:
+//
+//	AuthArgs{...}
+type AuthInput interface {
+	pulumi.Input
+
+	ToAuthOutput() AuthOutput
+	ToAuthOutputWithContext(context.Context) AuthOutput
+}
+
+// Auth: the component settings, and how it creates and syncs users and roles.
+type AuthArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Creating unknown users and roles.
+	Create AuthCreatePtrInput `pulumi:"create"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+	SyncPolicy AuthSyncPolicyPtrInput `pulumi:"syncPolicy"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType AuthWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (AuthArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Auth)(nil)).Elem()
+}
+
+func (i AuthArgs) ToAuthOutput() AuthOutput {
+	return i.ToAuthOutputWithContext(context.Background())
+}
+
+func (i AuthArgs) ToAuthOutputWithContext(ctx context.Context) AuthOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOutput)
+}
+
+func (i AuthArgs) ToAuthPtrOutput() AuthPtrOutput {
+	return i.ToAuthPtrOutputWithContext(context.Background())
+}
+
+func (i AuthArgs) ToAuthPtrOutputWithContext(ctx context.Context) AuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOutput).ToAuthPtrOutputWithContext(ctx)
+}
+
+// AuthPtrInput is an input type that accepts AuthArgs, AuthPtr and AuthPtrOutput values.
+// You can construct a concrete instance of `AuthPtrInput` via:
+//
+//	        AuthArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthPtrInput interface {
+	pulumi.Input
+
+	ToAuthPtrOutput() AuthPtrOutput
+	ToAuthPtrOutputWithContext(context.Context) AuthPtrOutput
+}
+
+type authPtrType AuthArgs
+
+func AuthPtr(v *AuthArgs) AuthPtrInput {
+	return (*authPtrType)(v)
+}
+
+func (*authPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Auth)(nil)).Elem()
+}
+
+func (i *authPtrType) ToAuthPtrOutput() AuthPtrOutput {
+	return i.ToAuthPtrOutputWithContext(context.Background())
+}
+
+func (i *authPtrType) ToAuthPtrOutputWithContext(ctx context.Context) AuthPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthPtrOutput)
+}
+
+// Auth: the component settings, and how it creates and syncs users and roles.
+type AuthOutput struct{ *pulumi.OutputState }
+
+func (AuthOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Auth)(nil)).Elem()
+}
+
+func (o AuthOutput) ToAuthOutput() AuthOutput {
+	return o
+}
+
+func (o AuthOutput) ToAuthOutputWithContext(ctx context.Context) AuthOutput {
+	return o
+}
+
+func (o AuthOutput) ToAuthPtrOutput() AuthPtrOutput {
+	return o.ToAuthPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOutput) ToAuthPtrOutputWithContext(ctx context.Context) AuthPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Auth) *Auth {
+		return &v
+	}).(AuthPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o AuthOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Auth) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o AuthOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v Auth) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o AuthOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v Auth) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Creating unknown users and roles.
+func (o AuthOutput) Create() AuthCreatePtrOutput {
+	return o.ApplyT(func(v Auth) *AuthCreate { return v.Create }).(AuthCreatePtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o AuthOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v Auth) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o AuthOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Auth) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o AuthOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Auth) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o AuthOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v Auth) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o AuthOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Auth) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o AuthOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Auth) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o AuthOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v Auth) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o AuthOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Auth) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o AuthOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v Auth) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o AuthOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Auth) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o AuthOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v Auth) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o AuthOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v Auth) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o AuthOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v Auth) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o AuthOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v Auth) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o AuthOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v Auth) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o AuthOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Auth) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+func (o AuthOutput) SyncPolicy() AuthSyncPolicyPtrOutput {
+	return o.ApplyT(func(v Auth) *AuthSyncPolicy { return v.SyncPolicy }).(AuthSyncPolicyPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o AuthOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Auth) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o AuthOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v Auth) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o AuthOutput) WorkloadType() AuthWorkloadTypePtrOutput {
+	return o.ApplyT(func(v Auth) *AuthWorkloadType { return v.WorkloadType }).(AuthWorkloadTypePtrOutput)
+}
+
+type AuthPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Auth)(nil)).Elem()
+}
+
+func (o AuthPtrOutput) ToAuthPtrOutput() AuthPtrOutput {
+	return o
+}
+
+func (o AuthPtrOutput) ToAuthPtrOutputWithContext(ctx context.Context) AuthPtrOutput {
+	return o
+}
+
+func (o AuthPtrOutput) Elem() AuthOutput {
+	return o.ApplyT(func(v *Auth) Auth {
+		if v != nil {
+			return *v
+		}
+		var ret Auth
+		return ret
+	}).(AuthOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o AuthPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Auth) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o AuthPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *Auth) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o AuthPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *Auth) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Creating unknown users and roles.
+func (o AuthPtrOutput) Create() AuthCreatePtrOutput {
+	return o.ApplyT(func(v *Auth) *AuthCreate {
+		if v == nil {
+			return nil
+		}
+		return v.Create
+	}).(AuthCreatePtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o AuthPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *Auth) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o AuthPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Auth) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o AuthPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Auth) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o AuthPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *Auth) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o AuthPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Auth) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o AuthPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Auth) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o AuthPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *Auth) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o AuthPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Auth) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o AuthPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *Auth) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o AuthPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Auth) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o AuthPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *Auth) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o AuthPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *Auth) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o AuthPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *Auth) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o AuthPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *Auth) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o AuthPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *Auth) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o AuthPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Auth) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+func (o AuthPtrOutput) SyncPolicy() AuthSyncPolicyPtrOutput {
+	return o.ApplyT(func(v *Auth) *AuthSyncPolicy {
+		if v == nil {
+			return nil
+		}
+		return v.SyncPolicy
+	}).(AuthSyncPolicyPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o AuthPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Auth) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o AuthPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *Auth) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o AuthPtrOutput) WorkloadType() AuthWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *Auth) *AuthWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(AuthWorkloadTypePtrOutput)
+}
+
+// What auth creates on its own from a signed-in user's token.
+type AuthCreate struct {
+	// Create a role not yet known.
+	CreateUnknownRoles *bool `pulumi:"createUnknownRoles"`
+	// Create a user not yet known (forced on while the password bootstrap is on).
+	CreateUnknownUsers *bool `pulumi:"createUnknownUsers"`
+}
+
+// AuthCreateInput is an input type that accepts AuthCreateArgs and AuthCreateOutput values.
+// You can construct a concrete instance of `AuthCreateInput` via:
+//
+//	AuthCreateArgs{...}
+type AuthCreateInput interface {
+	pulumi.Input
+
+	ToAuthCreateOutput() AuthCreateOutput
+	ToAuthCreateOutputWithContext(context.Context) AuthCreateOutput
+}
+
+// What auth creates on its own from a signed-in user's token.
+type AuthCreateArgs struct {
+	// Create a role not yet known.
+	CreateUnknownRoles pulumi.BoolPtrInput `pulumi:"createUnknownRoles"`
+	// Create a user not yet known (forced on while the password bootstrap is on).
+	CreateUnknownUsers pulumi.BoolPtrInput `pulumi:"createUnknownUsers"`
+}
+
+func (AuthCreateArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthCreate)(nil)).Elem()
+}
+
+func (i AuthCreateArgs) ToAuthCreateOutput() AuthCreateOutput {
+	return i.ToAuthCreateOutputWithContext(context.Background())
+}
+
+func (i AuthCreateArgs) ToAuthCreateOutputWithContext(ctx context.Context) AuthCreateOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthCreateOutput)
+}
+
+func (i AuthCreateArgs) ToAuthCreatePtrOutput() AuthCreatePtrOutput {
+	return i.ToAuthCreatePtrOutputWithContext(context.Background())
+}
+
+func (i AuthCreateArgs) ToAuthCreatePtrOutputWithContext(ctx context.Context) AuthCreatePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthCreateOutput).ToAuthCreatePtrOutputWithContext(ctx)
+}
+
+// AuthCreatePtrInput is an input type that accepts AuthCreateArgs, AuthCreatePtr and AuthCreatePtrOutput values.
+// You can construct a concrete instance of `AuthCreatePtrInput` via:
+//
+//	        AuthCreateArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthCreatePtrInput interface {
+	pulumi.Input
+
+	ToAuthCreatePtrOutput() AuthCreatePtrOutput
+	ToAuthCreatePtrOutputWithContext(context.Context) AuthCreatePtrOutput
+}
+
+type authCreatePtrType AuthCreateArgs
+
+func AuthCreatePtr(v *AuthCreateArgs) AuthCreatePtrInput {
+	return (*authCreatePtrType)(v)
+}
+
+func (*authCreatePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthCreate)(nil)).Elem()
+}
+
+func (i *authCreatePtrType) ToAuthCreatePtrOutput() AuthCreatePtrOutput {
+	return i.ToAuthCreatePtrOutputWithContext(context.Background())
+}
+
+func (i *authCreatePtrType) ToAuthCreatePtrOutputWithContext(ctx context.Context) AuthCreatePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthCreatePtrOutput)
+}
+
+// What auth creates on its own from a signed-in user's token.
+type AuthCreateOutput struct{ *pulumi.OutputState }
+
+func (AuthCreateOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthCreate)(nil)).Elem()
+}
+
+func (o AuthCreateOutput) ToAuthCreateOutput() AuthCreateOutput {
+	return o
+}
+
+func (o AuthCreateOutput) ToAuthCreateOutputWithContext(ctx context.Context) AuthCreateOutput {
+	return o
+}
+
+func (o AuthCreateOutput) ToAuthCreatePtrOutput() AuthCreatePtrOutput {
+	return o.ToAuthCreatePtrOutputWithContext(context.Background())
+}
+
+func (o AuthCreateOutput) ToAuthCreatePtrOutputWithContext(ctx context.Context) AuthCreatePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthCreate) *AuthCreate {
+		return &v
+	}).(AuthCreatePtrOutput)
+}
+
+// Create a role not yet known.
+func (o AuthCreateOutput) CreateUnknownRoles() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthCreate) *bool { return v.CreateUnknownRoles }).(pulumi.BoolPtrOutput)
+}
+
+// Create a user not yet known (forced on while the password bootstrap is on).
+func (o AuthCreateOutput) CreateUnknownUsers() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AuthCreate) *bool { return v.CreateUnknownUsers }).(pulumi.BoolPtrOutput)
+}
+
+type AuthCreatePtrOutput struct{ *pulumi.OutputState }
+
+func (AuthCreatePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthCreate)(nil)).Elem()
+}
+
+func (o AuthCreatePtrOutput) ToAuthCreatePtrOutput() AuthCreatePtrOutput {
+	return o
+}
+
+func (o AuthCreatePtrOutput) ToAuthCreatePtrOutputWithContext(ctx context.Context) AuthCreatePtrOutput {
+	return o
+}
+
+func (o AuthCreatePtrOutput) Elem() AuthCreateOutput {
+	return o.ApplyT(func(v *AuthCreate) AuthCreate {
+		if v != nil {
+			return *v
+		}
+		var ret AuthCreate
+		return ret
+	}).(AuthCreateOutput)
+}
+
+// Create a role not yet known.
+func (o AuthCreatePtrOutput) CreateUnknownRoles() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthCreate) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.CreateUnknownRoles
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Create a user not yet known (forced on while the password bootstrap is on).
+func (o AuthCreatePtrOutput) CreateUnknownUsers() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AuthCreate) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.CreateUnknownUsers
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+type AuthOpaPolicies struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *AuthOpaPoliciesWorkloadType `pulumi:"workloadType"`
+}
+
+// AuthOpaPoliciesInput is an input type that accepts AuthOpaPoliciesArgs and AuthOpaPoliciesOutput values.
+// You can construct a concrete instance of `AuthOpaPoliciesInput` via:
+//
+//	AuthOpaPoliciesArgs{...}
+type AuthOpaPoliciesInput interface {
+	pulumi.Input
+
+	ToAuthOpaPoliciesOutput() AuthOpaPoliciesOutput
+	ToAuthOpaPoliciesOutputWithContext(context.Context) AuthOpaPoliciesOutput
+}
+
+// The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+type AuthOpaPoliciesArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType AuthOpaPoliciesWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (AuthOpaPoliciesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOpaPolicies)(nil)).Elem()
+}
+
+func (i AuthOpaPoliciesArgs) ToAuthOpaPoliciesOutput() AuthOpaPoliciesOutput {
+	return i.ToAuthOpaPoliciesOutputWithContext(context.Background())
+}
+
+func (i AuthOpaPoliciesArgs) ToAuthOpaPoliciesOutputWithContext(ctx context.Context) AuthOpaPoliciesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOpaPoliciesOutput)
+}
+
+func (i AuthOpaPoliciesArgs) ToAuthOpaPoliciesPtrOutput() AuthOpaPoliciesPtrOutput {
+	return i.ToAuthOpaPoliciesPtrOutputWithContext(context.Background())
+}
+
+func (i AuthOpaPoliciesArgs) ToAuthOpaPoliciesPtrOutputWithContext(ctx context.Context) AuthOpaPoliciesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOpaPoliciesOutput).ToAuthOpaPoliciesPtrOutputWithContext(ctx)
+}
+
+// AuthOpaPoliciesPtrInput is an input type that accepts AuthOpaPoliciesArgs, AuthOpaPoliciesPtr and AuthOpaPoliciesPtrOutput values.
+// You can construct a concrete instance of `AuthOpaPoliciesPtrInput` via:
+//
+//	        AuthOpaPoliciesArgs{...}
+//
+//	or:
+//
+//	        nil
+type AuthOpaPoliciesPtrInput interface {
+	pulumi.Input
+
+	ToAuthOpaPoliciesPtrOutput() AuthOpaPoliciesPtrOutput
+	ToAuthOpaPoliciesPtrOutputWithContext(context.Context) AuthOpaPoliciesPtrOutput
+}
+
+type authOpaPoliciesPtrType AuthOpaPoliciesArgs
+
+func AuthOpaPoliciesPtr(v *AuthOpaPoliciesArgs) AuthOpaPoliciesPtrInput {
+	return (*authOpaPoliciesPtrType)(v)
+}
+
+func (*authOpaPoliciesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthOpaPolicies)(nil)).Elem()
+}
+
+func (i *authOpaPoliciesPtrType) ToAuthOpaPoliciesPtrOutput() AuthOpaPoliciesPtrOutput {
+	return i.ToAuthOpaPoliciesPtrOutputWithContext(context.Background())
+}
+
+func (i *authOpaPoliciesPtrType) ToAuthOpaPoliciesPtrOutputWithContext(ctx context.Context) AuthOpaPoliciesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AuthOpaPoliciesPtrOutput)
+}
+
+// The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+type AuthOpaPoliciesOutput struct{ *pulumi.OutputState }
+
+func (AuthOpaPoliciesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuthOpaPolicies)(nil)).Elem()
+}
+
+func (o AuthOpaPoliciesOutput) ToAuthOpaPoliciesOutput() AuthOpaPoliciesOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesOutput) ToAuthOpaPoliciesOutputWithContext(ctx context.Context) AuthOpaPoliciesOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesOutput) ToAuthOpaPoliciesPtrOutput() AuthOpaPoliciesPtrOutput {
+	return o.ToAuthOpaPoliciesPtrOutputWithContext(context.Background())
+}
+
+func (o AuthOpaPoliciesOutput) ToAuthOpaPoliciesPtrOutputWithContext(ctx context.Context) AuthOpaPoliciesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AuthOpaPolicies) *AuthOpaPolicies {
+		return &v
+	}).(AuthOpaPoliciesPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o AuthOpaPoliciesOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o AuthOpaPoliciesOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o AuthOpaPoliciesOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o AuthOpaPoliciesOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o AuthOpaPoliciesOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o AuthOpaPoliciesOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o AuthOpaPoliciesOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o AuthOpaPoliciesOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o AuthOpaPoliciesOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o AuthOpaPoliciesOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o AuthOpaPoliciesOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o AuthOpaPoliciesOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o AuthOpaPoliciesOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o AuthOpaPoliciesOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o AuthOpaPoliciesOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o AuthOpaPoliciesOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o AuthOpaPoliciesOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o AuthOpaPoliciesOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o AuthOpaPoliciesOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o AuthOpaPoliciesOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o AuthOpaPoliciesOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o AuthOpaPoliciesOutput) WorkloadType() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o.ApplyT(func(v AuthOpaPolicies) *AuthOpaPoliciesWorkloadType { return v.WorkloadType }).(AuthOpaPoliciesWorkloadTypePtrOutput)
+}
+
+type AuthOpaPoliciesPtrOutput struct{ *pulumi.OutputState }
+
+func (AuthOpaPoliciesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AuthOpaPolicies)(nil)).Elem()
+}
+
+func (o AuthOpaPoliciesPtrOutput) ToAuthOpaPoliciesPtrOutput() AuthOpaPoliciesPtrOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesPtrOutput) ToAuthOpaPoliciesPtrOutputWithContext(ctx context.Context) AuthOpaPoliciesPtrOutput {
+	return o
+}
+
+func (o AuthOpaPoliciesPtrOutput) Elem() AuthOpaPoliciesOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) AuthOpaPolicies {
+		if v != nil {
+			return *v
+		}
+		var ret AuthOpaPolicies
+		return ret
+	}).(AuthOpaPoliciesOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o AuthOpaPoliciesPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o AuthOpaPoliciesPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o AuthOpaPoliciesPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o AuthOpaPoliciesPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o AuthOpaPoliciesPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o AuthOpaPoliciesPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o AuthOpaPoliciesPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o AuthOpaPoliciesPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o AuthOpaPoliciesPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o AuthOpaPoliciesPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o AuthOpaPoliciesPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o AuthOpaPoliciesPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o AuthOpaPoliciesPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o AuthOpaPoliciesPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o AuthOpaPoliciesPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o AuthOpaPoliciesPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o AuthOpaPoliciesPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o AuthOpaPoliciesPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o AuthOpaPoliciesPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o AuthOpaPoliciesPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o AuthOpaPoliciesPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o AuthOpaPoliciesPtrOutput) WorkloadType() AuthOpaPoliciesWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *AuthOpaPolicies) *AuthOpaPoliciesWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(AuthOpaPoliciesWorkloadTypePtrOutput)
+}
+
+// A HorizontalPodAutoscaler for a component: it then owns the replica count.
+type Autoscaling struct {
+	// The most replicas.
+	MaxReplicas int `pulumi:"maxReplicas"`
+	// The fewest replicas (the autoscaler's default: 1).
+	MinReplicas *int `pulumi:"minReplicas"`
+	// The average CPU use to keep, as a percentage of the CPU request.
+	TargetCPUUtilization *int `pulumi:"targetCPUUtilization"`
+	// The average memory use to keep, as a percentage of the memory request.
+	TargetMemoryUtilization *int `pulumi:"targetMemoryUtilization"`
+}
+
+// AutoscalingInput is an input type that accepts AutoscalingArgs and AutoscalingOutput values.
+// You can construct a concrete instance of `AutoscalingInput` via:
+//
+//	AutoscalingArgs{...}
+type AutoscalingInput interface {
+	pulumi.Input
+
+	ToAutoscalingOutput() AutoscalingOutput
+	ToAutoscalingOutputWithContext(context.Context) AutoscalingOutput
+}
+
+// A HorizontalPodAutoscaler for a component: it then owns the replica count.
+type AutoscalingArgs struct {
+	// The most replicas.
+	MaxReplicas pulumi.IntInput `pulumi:"maxReplicas"`
+	// The fewest replicas (the autoscaler's default: 1).
+	MinReplicas pulumi.IntPtrInput `pulumi:"minReplicas"`
+	// The average CPU use to keep, as a percentage of the CPU request.
+	TargetCPUUtilization pulumi.IntPtrInput `pulumi:"targetCPUUtilization"`
+	// The average memory use to keep, as a percentage of the memory request.
+	TargetMemoryUtilization pulumi.IntPtrInput `pulumi:"targetMemoryUtilization"`
+}
+
+func (AutoscalingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Autoscaling)(nil)).Elem()
+}
+
+func (i AutoscalingArgs) ToAutoscalingOutput() AutoscalingOutput {
+	return i.ToAutoscalingOutputWithContext(context.Background())
+}
+
+func (i AutoscalingArgs) ToAutoscalingOutputWithContext(ctx context.Context) AutoscalingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AutoscalingOutput)
+}
+
+func (i AutoscalingArgs) ToAutoscalingPtrOutput() AutoscalingPtrOutput {
+	return i.ToAutoscalingPtrOutputWithContext(context.Background())
+}
+
+func (i AutoscalingArgs) ToAutoscalingPtrOutputWithContext(ctx context.Context) AutoscalingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AutoscalingOutput).ToAutoscalingPtrOutputWithContext(ctx)
+}
+
+// AutoscalingPtrInput is an input type that accepts AutoscalingArgs, AutoscalingPtr and AutoscalingPtrOutput values.
+// You can construct a concrete instance of `AutoscalingPtrInput` via:
+//
+//	        AutoscalingArgs{...}
+//
+//	or:
+//
+//	        nil
+type AutoscalingPtrInput interface {
+	pulumi.Input
+
+	ToAutoscalingPtrOutput() AutoscalingPtrOutput
+	ToAutoscalingPtrOutputWithContext(context.Context) AutoscalingPtrOutput
+}
+
+type autoscalingPtrType AutoscalingArgs
+
+func AutoscalingPtr(v *AutoscalingArgs) AutoscalingPtrInput {
+	return (*autoscalingPtrType)(v)
+}
+
+func (*autoscalingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Autoscaling)(nil)).Elem()
+}
+
+func (i *autoscalingPtrType) ToAutoscalingPtrOutput() AutoscalingPtrOutput {
+	return i.ToAutoscalingPtrOutputWithContext(context.Background())
+}
+
+func (i *autoscalingPtrType) ToAutoscalingPtrOutputWithContext(ctx context.Context) AutoscalingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(AutoscalingPtrOutput)
+}
+
+// A HorizontalPodAutoscaler for a component: it then owns the replica count.
+type AutoscalingOutput struct{ *pulumi.OutputState }
+
+func (AutoscalingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Autoscaling)(nil)).Elem()
+}
+
+func (o AutoscalingOutput) ToAutoscalingOutput() AutoscalingOutput {
+	return o
+}
+
+func (o AutoscalingOutput) ToAutoscalingOutputWithContext(ctx context.Context) AutoscalingOutput {
+	return o
+}
+
+func (o AutoscalingOutput) ToAutoscalingPtrOutput() AutoscalingPtrOutput {
+	return o.ToAutoscalingPtrOutputWithContext(context.Background())
+}
+
+func (o AutoscalingOutput) ToAutoscalingPtrOutputWithContext(ctx context.Context) AutoscalingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Autoscaling) *Autoscaling {
+		return &v
+	}).(AutoscalingPtrOutput)
+}
+
+// The most replicas.
+func (o AutoscalingOutput) MaxReplicas() pulumi.IntOutput {
+	return o.ApplyT(func(v Autoscaling) int { return v.MaxReplicas }).(pulumi.IntOutput)
+}
+
+// The fewest replicas (the autoscaler's default: 1).
+func (o AutoscalingOutput) MinReplicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Autoscaling) *int { return v.MinReplicas }).(pulumi.IntPtrOutput)
+}
+
+// The average CPU use to keep, as a percentage of the CPU request.
+func (o AutoscalingOutput) TargetCPUUtilization() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Autoscaling) *int { return v.TargetCPUUtilization }).(pulumi.IntPtrOutput)
+}
+
+// The average memory use to keep, as a percentage of the memory request.
+func (o AutoscalingOutput) TargetMemoryUtilization() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Autoscaling) *int { return v.TargetMemoryUtilization }).(pulumi.IntPtrOutput)
+}
+
+type AutoscalingPtrOutput struct{ *pulumi.OutputState }
+
+func (AutoscalingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Autoscaling)(nil)).Elem()
+}
+
+func (o AutoscalingPtrOutput) ToAutoscalingPtrOutput() AutoscalingPtrOutput {
+	return o
+}
+
+func (o AutoscalingPtrOutput) ToAutoscalingPtrOutputWithContext(ctx context.Context) AutoscalingPtrOutput {
+	return o
+}
+
+func (o AutoscalingPtrOutput) Elem() AutoscalingOutput {
+	return o.ApplyT(func(v *Autoscaling) Autoscaling {
+		if v != nil {
+			return *v
+		}
+		var ret Autoscaling
+		return ret
+	}).(AutoscalingOutput)
+}
+
+// The most replicas.
+func (o AutoscalingPtrOutput) MaxReplicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Autoscaling) *int {
+		if v == nil {
+			return nil
+		}
+		return &v.MaxReplicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The fewest replicas (the autoscaler's default: 1).
+func (o AutoscalingPtrOutput) MinReplicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Autoscaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.MinReplicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The average CPU use to keep, as a percentage of the CPU request.
+func (o AutoscalingPtrOutput) TargetCPUUtilization() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Autoscaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TargetCPUUtilization
+	}).(pulumi.IntPtrOutput)
+}
+
+// The average memory use to keep, as a percentage of the memory request.
+func (o AutoscalingPtrOutput) TargetMemoryUtilization() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Autoscaling) *int {
+		if v == nil {
+			return nil
+		}
+		return v.TargetMemoryUtilization
+	}).(pulumi.IntPtrOutput)
+}
+
+// An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+type CertManagerIssuerRef struct {
+	// The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+	Group *string `pulumi:"group"`
+	// Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+	Kind *string `pulumi:"kind"`
+	// The issuer's name.
+	Name string `pulumi:"name"`
+}
+
+// CertManagerIssuerRefInput is an input type that accepts CertManagerIssuerRefArgs and CertManagerIssuerRefOutput values.
+// You can construct a concrete instance of `CertManagerIssuerRefInput` via:
+//
+//	CertManagerIssuerRefArgs{...}
+type CertManagerIssuerRefInput interface {
+	pulumi.Input
+
+	ToCertManagerIssuerRefOutput() CertManagerIssuerRefOutput
+	ToCertManagerIssuerRefOutputWithContext(context.Context) CertManagerIssuerRefOutput
+}
+
+// An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+type CertManagerIssuerRefArgs struct {
+	// The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+	Group pulumi.StringPtrInput `pulumi:"group"`
+	// Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+	Kind pulumi.StringPtrInput `pulumi:"kind"`
+	// The issuer's name.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (CertManagerIssuerRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertManagerIssuerRef)(nil)).Elem()
+}
+
+func (i CertManagerIssuerRefArgs) ToCertManagerIssuerRefOutput() CertManagerIssuerRefOutput {
+	return i.ToCertManagerIssuerRefOutputWithContext(context.Background())
+}
+
+func (i CertManagerIssuerRefArgs) ToCertManagerIssuerRefOutputWithContext(ctx context.Context) CertManagerIssuerRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerIssuerRefOutput)
+}
+
+func (i CertManagerIssuerRefArgs) ToCertManagerIssuerRefPtrOutput() CertManagerIssuerRefPtrOutput {
+	return i.ToCertManagerIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (i CertManagerIssuerRefArgs) ToCertManagerIssuerRefPtrOutputWithContext(ctx context.Context) CertManagerIssuerRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerIssuerRefOutput).ToCertManagerIssuerRefPtrOutputWithContext(ctx)
+}
+
+// CertManagerIssuerRefPtrInput is an input type that accepts CertManagerIssuerRefArgs, CertManagerIssuerRefPtr and CertManagerIssuerRefPtrOutput values.
+// You can construct a concrete instance of `CertManagerIssuerRefPtrInput` via:
+//
+//	        CertManagerIssuerRefArgs{...}
+//
+//	or:
+//
+//	        nil
+type CertManagerIssuerRefPtrInput interface {
+	pulumi.Input
+
+	ToCertManagerIssuerRefPtrOutput() CertManagerIssuerRefPtrOutput
+	ToCertManagerIssuerRefPtrOutputWithContext(context.Context) CertManagerIssuerRefPtrOutput
+}
+
+type certManagerIssuerRefPtrType CertManagerIssuerRefArgs
+
+func CertManagerIssuerRefPtr(v *CertManagerIssuerRefArgs) CertManagerIssuerRefPtrInput {
+	return (*certManagerIssuerRefPtrType)(v)
+}
+
+func (*certManagerIssuerRefPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CertManagerIssuerRef)(nil)).Elem()
+}
+
+func (i *certManagerIssuerRefPtrType) ToCertManagerIssuerRefPtrOutput() CertManagerIssuerRefPtrOutput {
+	return i.ToCertManagerIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (i *certManagerIssuerRefPtrType) ToCertManagerIssuerRefPtrOutputWithContext(ctx context.Context) CertManagerIssuerRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CertManagerIssuerRefPtrOutput)
+}
+
+// An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+type CertManagerIssuerRefOutput struct{ *pulumi.OutputState }
+
+func (CertManagerIssuerRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CertManagerIssuerRef)(nil)).Elem()
+}
+
+func (o CertManagerIssuerRefOutput) ToCertManagerIssuerRefOutput() CertManagerIssuerRefOutput {
+	return o
+}
+
+func (o CertManagerIssuerRefOutput) ToCertManagerIssuerRefOutputWithContext(ctx context.Context) CertManagerIssuerRefOutput {
+	return o
+}
+
+func (o CertManagerIssuerRefOutput) ToCertManagerIssuerRefPtrOutput() CertManagerIssuerRefPtrOutput {
+	return o.ToCertManagerIssuerRefPtrOutputWithContext(context.Background())
+}
+
+func (o CertManagerIssuerRefOutput) ToCertManagerIssuerRefPtrOutputWithContext(ctx context.Context) CertManagerIssuerRefPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CertManagerIssuerRef) *CertManagerIssuerRef {
+		return &v
+	}).(CertManagerIssuerRefPtrOutput)
+}
+
+// The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+func (o CertManagerIssuerRefOutput) Group() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CertManagerIssuerRef) *string { return v.Group }).(pulumi.StringPtrOutput)
+}
+
+// Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+func (o CertManagerIssuerRefOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CertManagerIssuerRef) *string { return v.Kind }).(pulumi.StringPtrOutput)
+}
+
+// The issuer's name.
+func (o CertManagerIssuerRefOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v CertManagerIssuerRef) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type CertManagerIssuerRefPtrOutput struct{ *pulumi.OutputState }
+
+func (CertManagerIssuerRefPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CertManagerIssuerRef)(nil)).Elem()
+}
+
+func (o CertManagerIssuerRefPtrOutput) ToCertManagerIssuerRefPtrOutput() CertManagerIssuerRefPtrOutput {
+	return o
+}
+
+func (o CertManagerIssuerRefPtrOutput) ToCertManagerIssuerRefPtrOutputWithContext(ctx context.Context) CertManagerIssuerRefPtrOutput {
+	return o
+}
+
+func (o CertManagerIssuerRefPtrOutput) Elem() CertManagerIssuerRefOutput {
+	return o.ApplyT(func(v *CertManagerIssuerRef) CertManagerIssuerRef {
+		if v != nil {
+			return *v
+		}
+		var ret CertManagerIssuerRef
+		return ret
+	}).(CertManagerIssuerRefOutput)
+}
+
+// The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+func (o CertManagerIssuerRefPtrOutput) Group() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CertManagerIssuerRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Group
+	}).(pulumi.StringPtrOutput)
+}
+
+// Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+func (o CertManagerIssuerRefPtrOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CertManagerIssuerRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Kind
+	}).(pulumi.StringPtrOutput)
+}
+
+// The issuer's name.
+func (o CertManagerIssuerRefPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CertManagerIssuerRef) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// What applies to every component, under each component's own settings.
+type Common struct {
+	// Secrets and ConfigMaps projected whole as environment variables of every main container.
+	AdditionalEnvFrom *EnvFromSources `pulumi:"additionalEnvFrom"`
+	// Named ports added to every component's main container, as in a pod spec.
+	AdditionalPorts []corev1.ContainerPort `pulumi:"additionalPorts"`
+	// Affinity of every component's pods (a component's own replaces it).
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+	HostName *string `pulumi:"hostName"`
+	// The shared image settings, per field (unset fields: the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Init containers added to every component's pod, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The log level.
+	Logging *Logging `pulumi:"logging"`
+	// Node labels every component's pods must run on (a component's own keys win).
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on every component's pods (a component's own win).
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// Labels on every component's pods (a component's own win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The outbound HTTP(S) proxy.
+	Proxy *OutboundProxy `pulumi:"proxy"`
+	// Containers added to every component's pod, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations of every component's pods (a component's own are added).
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// The trusted CA bundle.
+	TrustedCertificates *TrustedCertificates `pulumi:"trustedCertificates"`
+	// Mounts added to every component's main container, as in a pod spec.
+	VolumeMounts []corev1.VolumeMount `pulumi:"volumeMounts"`
+	// Volumes added to every component's pod, as in a pod spec.
+	Volumes []corev1.Volume `pulumi:"volumes"`
+}
+
+// CommonInput is an input type that accepts CommonArgs and CommonOutput values.
+// You can construct a concrete instance of `CommonInput` via:
+//
+//	CommonArgs{...}
+type CommonInput interface {
+	pulumi.Input
+
+	ToCommonOutput() CommonOutput
+	ToCommonOutputWithContext(context.Context) CommonOutput
+}
+
+// What applies to every component, under each component's own settings.
+type CommonArgs struct {
+	// Secrets and ConfigMaps projected whole as environment variables of every main container.
+	AdditionalEnvFrom EnvFromSourcesPtrInput `pulumi:"additionalEnvFrom"`
+	// Named ports added to every component's main container, as in a pod spec.
+	AdditionalPorts corev1.ContainerPortArrayInput `pulumi:"additionalPorts"`
+	// Affinity of every component's pods (a component's own replaces it).
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+	HostName pulumi.StringPtrInput `pulumi:"hostName"`
+	// The shared image settings, per field (unset fields: the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Init containers added to every component's pod, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The log level.
+	Logging LoggingPtrInput `pulumi:"logging"`
+	// Node labels every component's pods must run on (a component's own keys win).
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on every component's pods (a component's own win).
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// Labels on every component's pods (a component's own win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The outbound HTTP(S) proxy.
+	Proxy OutboundProxyPtrInput `pulumi:"proxy"`
+	// Containers added to every component's pod, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations of every component's pods (a component's own are added).
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// The trusted CA bundle.
+	TrustedCertificates TrustedCertificatesPtrInput `pulumi:"trustedCertificates"`
+	// Mounts added to every component's main container, as in a pod spec.
+	VolumeMounts corev1.VolumeMountArrayInput `pulumi:"volumeMounts"`
+	// Volumes added to every component's pod, as in a pod spec.
+	Volumes corev1.VolumeArrayInput `pulumi:"volumes"`
+}
+
+func (CommonArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Common)(nil)).Elem()
+}
+
+func (i CommonArgs) ToCommonOutput() CommonOutput {
+	return i.ToCommonOutputWithContext(context.Background())
+}
+
+func (i CommonArgs) ToCommonOutputWithContext(ctx context.Context) CommonOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommonOutput)
+}
+
+func (i CommonArgs) ToCommonPtrOutput() CommonPtrOutput {
+	return i.ToCommonPtrOutputWithContext(context.Background())
+}
+
+func (i CommonArgs) ToCommonPtrOutputWithContext(ctx context.Context) CommonPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommonOutput).ToCommonPtrOutputWithContext(ctx)
+}
+
+// CommonPtrInput is an input type that accepts CommonArgs, CommonPtr and CommonPtrOutput values.
+// You can construct a concrete instance of `CommonPtrInput` via:
+//
+//	        CommonArgs{...}
+//
+//	or:
+//
+//	        nil
+type CommonPtrInput interface {
+	pulumi.Input
+
+	ToCommonPtrOutput() CommonPtrOutput
+	ToCommonPtrOutputWithContext(context.Context) CommonPtrOutput
+}
+
+type commonPtrType CommonArgs
+
+func CommonPtr(v *CommonArgs) CommonPtrInput {
+	return (*commonPtrType)(v)
+}
+
+func (*commonPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Common)(nil)).Elem()
+}
+
+func (i *commonPtrType) ToCommonPtrOutput() CommonPtrOutput {
+	return i.ToCommonPtrOutputWithContext(context.Background())
+}
+
+func (i *commonPtrType) ToCommonPtrOutputWithContext(ctx context.Context) CommonPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CommonPtrOutput)
+}
+
+// What applies to every component, under each component's own settings.
+type CommonOutput struct{ *pulumi.OutputState }
+
+func (CommonOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Common)(nil)).Elem()
+}
+
+func (o CommonOutput) ToCommonOutput() CommonOutput {
+	return o
+}
+
+func (o CommonOutput) ToCommonOutputWithContext(ctx context.Context) CommonOutput {
+	return o
+}
+
+func (o CommonOutput) ToCommonPtrOutput() CommonPtrOutput {
+	return o.ToCommonPtrOutputWithContext(context.Background())
+}
+
+func (o CommonOutput) ToCommonPtrOutputWithContext(ctx context.Context) CommonPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Common) *Common {
+		return &v
+	}).(CommonPtrOutput)
+}
+
+// Secrets and ConfigMaps projected whole as environment variables of every main container.
+func (o CommonOutput) AdditionalEnvFrom() EnvFromSourcesPtrOutput {
+	return o.ApplyT(func(v Common) *EnvFromSources { return v.AdditionalEnvFrom }).(EnvFromSourcesPtrOutput)
+}
+
+// Named ports added to every component's main container, as in a pod spec.
+func (o CommonOutput) AdditionalPorts() corev1.ContainerPortArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.ContainerPort { return v.AdditionalPorts }).(corev1.ContainerPortArrayOutput)
+}
+
+// Affinity of every component's pods (a component's own replaces it).
+func (o CommonOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Common) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+func (o CommonOutput) HostName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Common) *string { return v.HostName }).(pulumi.StringPtrOutput)
+}
+
+// The shared image settings, per field (unset fields: the version's bundle).
+func (o CommonOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Common) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Init containers added to every component's pod, as in a pod spec.
+func (o CommonOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The log level.
+func (o CommonOutput) Logging() LoggingPtrOutput {
+	return o.ApplyT(func(v Common) *Logging { return v.Logging }).(LoggingPtrOutput)
+}
+
+// Node labels every component's pods must run on (a component's own keys win).
+func (o CommonOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Common) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on every component's pods (a component's own win).
+func (o CommonOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Common) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// Labels on every component's pods (a component's own win).
+func (o CommonOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Common) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The outbound HTTP(S) proxy.
+func (o CommonOutput) Proxy() OutboundProxyPtrOutput {
+	return o.ApplyT(func(v Common) *OutboundProxy { return v.Proxy }).(OutboundProxyPtrOutput)
+}
+
+// Containers added to every component's pod, as in a pod spec.
+func (o CommonOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations of every component's pods (a component's own are added).
+func (o CommonOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// The trusted CA bundle.
+func (o CommonOutput) TrustedCertificates() TrustedCertificatesPtrOutput {
+	return o.ApplyT(func(v Common) *TrustedCertificates { return v.TrustedCertificates }).(TrustedCertificatesPtrOutput)
+}
+
+// Mounts added to every component's main container, as in a pod spec.
+func (o CommonOutput) VolumeMounts() corev1.VolumeMountArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.VolumeMount { return v.VolumeMounts }).(corev1.VolumeMountArrayOutput)
+}
+
+// Volumes added to every component's pod, as in a pod spec.
+func (o CommonOutput) Volumes() corev1.VolumeArrayOutput {
+	return o.ApplyT(func(v Common) []corev1.Volume { return v.Volumes }).(corev1.VolumeArrayOutput)
+}
+
+type CommonPtrOutput struct{ *pulumi.OutputState }
+
+func (CommonPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Common)(nil)).Elem()
+}
+
+func (o CommonPtrOutput) ToCommonPtrOutput() CommonPtrOutput {
+	return o
+}
+
+func (o CommonPtrOutput) ToCommonPtrOutputWithContext(ctx context.Context) CommonPtrOutput {
+	return o
+}
+
+func (o CommonPtrOutput) Elem() CommonOutput {
+	return o.ApplyT(func(v *Common) Common {
+		if v != nil {
+			return *v
+		}
+		var ret Common
+		return ret
+	}).(CommonOutput)
+}
+
+// Secrets and ConfigMaps projected whole as environment variables of every main container.
+func (o CommonPtrOutput) AdditionalEnvFrom() EnvFromSourcesPtrOutput {
+	return o.ApplyT(func(v *Common) *EnvFromSources {
+		if v == nil {
+			return nil
+		}
+		return v.AdditionalEnvFrom
+	}).(EnvFromSourcesPtrOutput)
+}
+
+// Named ports added to every component's main container, as in a pod spec.
+func (o CommonPtrOutput) AdditionalPorts() corev1.ContainerPortArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.ContainerPort {
+		if v == nil {
+			return nil
+		}
+		return v.AdditionalPorts
+	}).(corev1.ContainerPortArrayOutput)
+}
+
+// Affinity of every component's pods (a component's own replaces it).
+func (o CommonPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Common) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+func (o CommonPtrOutput) HostName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Common) *string {
+		if v == nil {
+			return nil
+		}
+		return v.HostName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The shared image settings, per field (unset fields: the version's bundle).
+func (o CommonPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Common) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Init containers added to every component's pod, as in a pod spec.
+func (o CommonPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The log level.
+func (o CommonPtrOutput) Logging() LoggingPtrOutput {
+	return o.ApplyT(func(v *Common) *Logging {
+		if v == nil {
+			return nil
+		}
+		return v.Logging
+	}).(LoggingPtrOutput)
+}
+
+// Node labels every component's pods must run on (a component's own keys win).
+func (o CommonPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Common) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on every component's pods (a component's own win).
+func (o CommonPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Common) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// Labels on every component's pods (a component's own win).
+func (o CommonPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Common) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The outbound HTTP(S) proxy.
+func (o CommonPtrOutput) Proxy() OutboundProxyPtrOutput {
+	return o.ApplyT(func(v *Common) *OutboundProxy {
+		if v == nil {
+			return nil
+		}
+		return v.Proxy
+	}).(OutboundProxyPtrOutput)
+}
+
+// Containers added to every component's pod, as in a pod spec.
+func (o CommonPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations of every component's pods (a component's own are added).
+func (o CommonPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// The trusted CA bundle.
+func (o CommonPtrOutput) TrustedCertificates() TrustedCertificatesPtrOutput {
+	return o.ApplyT(func(v *Common) *TrustedCertificates {
+		if v == nil {
+			return nil
+		}
+		return v.TrustedCertificates
+	}).(TrustedCertificatesPtrOutput)
+}
+
+// Mounts added to every component's main container, as in a pod spec.
+func (o CommonPtrOutput) VolumeMounts() corev1.VolumeMountArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.VolumeMount {
+		if v == nil {
+			return nil
+		}
+		return v.VolumeMounts
+	}).(corev1.VolumeMountArrayOutput)
+}
+
+// Volumes added to every component's pod, as in a pod spec.
+func (o CommonPtrOutput) Volumes() corev1.VolumeArrayOutput {
+	return o.ApplyT(func(v *Common) []corev1.Volume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(corev1.VolumeArrayOutput)
+}
+
+// A component's image, per field: an unset part falls back to “common.image“, then to the version's bundle.
+type ComponentImage struct {
+	// Replaces the image's arguments.
+	Args []string `pulumi:"args"`
+	// Replaces the image's entrypoint.
+	Command []string `pulumi:"command"`
+	// A `sha256:` digest pinning the image; it wins over the tag.
+	Digest *string `pulumi:"digest"`
+	// The image name (default: the version's bundle).
+	Name *string `pulumi:"name"`
+	// When the kubelet pulls the image.
+	PullPolicy *ComponentImagePullPolicy `pulumi:"pullPolicy"`
+	// Names of image pull Secrets in the namespace.
+	PullSecrets []string `pulumi:"pullSecrets"`
+	// The registry host, e.g. `registry.example.com`.
+	Registry *string `pulumi:"registry"`
+	// The image repository or path (the bundle's is `ilm`).
+	Repository *string `pulumi:"repository"`
+	// The image tag (default: the version's bundle); ignored when `digest` is set.
+	Tag *string `pulumi:"tag"`
+}
+
+// ComponentImageInput is an input type that accepts ComponentImageArgs and ComponentImageOutput values.
+// You can construct a concrete instance of `ComponentImageInput` via:
+//
+//	ComponentImageArgs{...}
+type ComponentImageInput interface {
+	pulumi.Input
+
+	ToComponentImageOutput() ComponentImageOutput
+	ToComponentImageOutputWithContext(context.Context) ComponentImageOutput
+}
+
+// A component's image, per field: an unset part falls back to “common.image“, then to the version's bundle.
+type ComponentImageArgs struct {
+	// Replaces the image's arguments.
+	Args pulumi.StringArrayInput `pulumi:"args"`
+	// Replaces the image's entrypoint.
+	Command pulumi.StringArrayInput `pulumi:"command"`
+	// A `sha256:` digest pinning the image; it wins over the tag.
+	Digest pulumi.StringPtrInput `pulumi:"digest"`
+	// The image name (default: the version's bundle).
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// When the kubelet pulls the image.
+	PullPolicy ComponentImagePullPolicyPtrInput `pulumi:"pullPolicy"`
+	// Names of image pull Secrets in the namespace.
+	PullSecrets pulumi.StringArrayInput `pulumi:"pullSecrets"`
+	// The registry host, e.g. `registry.example.com`.
+	Registry pulumi.StringPtrInput `pulumi:"registry"`
+	// The image repository or path (the bundle's is `ilm`).
+	Repository pulumi.StringPtrInput `pulumi:"repository"`
+	// The image tag (default: the version's bundle); ignored when `digest` is set.
+	Tag pulumi.StringPtrInput `pulumi:"tag"`
+}
+
+func (ComponentImageArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentImage)(nil)).Elem()
+}
+
+func (i ComponentImageArgs) ToComponentImageOutput() ComponentImageOutput {
+	return i.ToComponentImageOutputWithContext(context.Background())
+}
+
+func (i ComponentImageArgs) ToComponentImageOutputWithContext(ctx context.Context) ComponentImageOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentImageOutput)
+}
+
+func (i ComponentImageArgs) ToComponentImagePtrOutput() ComponentImagePtrOutput {
+	return i.ToComponentImagePtrOutputWithContext(context.Background())
+}
+
+func (i ComponentImageArgs) ToComponentImagePtrOutputWithContext(ctx context.Context) ComponentImagePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentImageOutput).ToComponentImagePtrOutputWithContext(ctx)
+}
+
+// ComponentImagePtrInput is an input type that accepts ComponentImageArgs, ComponentImagePtr and ComponentImagePtrOutput values.
+// You can construct a concrete instance of `ComponentImagePtrInput` via:
+//
+//	        ComponentImageArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentImagePtrInput interface {
+	pulumi.Input
+
+	ToComponentImagePtrOutput() ComponentImagePtrOutput
+	ToComponentImagePtrOutputWithContext(context.Context) ComponentImagePtrOutput
+}
+
+type componentImagePtrType ComponentImageArgs
+
+func ComponentImagePtr(v *ComponentImageArgs) ComponentImagePtrInput {
+	return (*componentImagePtrType)(v)
+}
+
+func (*componentImagePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentImage)(nil)).Elem()
+}
+
+func (i *componentImagePtrType) ToComponentImagePtrOutput() ComponentImagePtrOutput {
+	return i.ToComponentImagePtrOutputWithContext(context.Background())
+}
+
+func (i *componentImagePtrType) ToComponentImagePtrOutputWithContext(ctx context.Context) ComponentImagePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentImagePtrOutput)
+}
+
+// A component's image, per field: an unset part falls back to “common.image“, then to the version's bundle.
+type ComponentImageOutput struct{ *pulumi.OutputState }
+
+func (ComponentImageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentImage)(nil)).Elem()
+}
+
+func (o ComponentImageOutput) ToComponentImageOutput() ComponentImageOutput {
+	return o
+}
+
+func (o ComponentImageOutput) ToComponentImageOutputWithContext(ctx context.Context) ComponentImageOutput {
+	return o
+}
+
+func (o ComponentImageOutput) ToComponentImagePtrOutput() ComponentImagePtrOutput {
+	return o.ToComponentImagePtrOutputWithContext(context.Background())
+}
+
+func (o ComponentImageOutput) ToComponentImagePtrOutputWithContext(ctx context.Context) ComponentImagePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentImage) *ComponentImage {
+		return &v
+	}).(ComponentImagePtrOutput)
+}
+
+// Replaces the image's arguments.
+func (o ComponentImageOutput) Args() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ComponentImage) []string { return v.Args }).(pulumi.StringArrayOutput)
+}
+
+// Replaces the image's entrypoint.
+func (o ComponentImageOutput) Command() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ComponentImage) []string { return v.Command }).(pulumi.StringArrayOutput)
+}
+
+// A `sha256:` digest pinning the image; it wins over the tag.
+func (o ComponentImageOutput) Digest() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *string { return v.Digest }).(pulumi.StringPtrOutput)
+}
+
+// The image name (default: the version's bundle).
+func (o ComponentImageOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// When the kubelet pulls the image.
+func (o ComponentImageOutput) PullPolicy() ComponentImagePullPolicyPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *ComponentImagePullPolicy { return v.PullPolicy }).(ComponentImagePullPolicyPtrOutput)
+}
+
+// Names of image pull Secrets in the namespace.
+func (o ComponentImageOutput) PullSecrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v ComponentImage) []string { return v.PullSecrets }).(pulumi.StringArrayOutput)
+}
+
+// The registry host, e.g. `registry.example.com`.
+func (o ComponentImageOutput) Registry() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *string { return v.Registry }).(pulumi.StringPtrOutput)
+}
+
+// The image repository or path (the bundle's is `ilm`).
+func (o ComponentImageOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *string { return v.Repository }).(pulumi.StringPtrOutput)
+}
+
+// The image tag (default: the version's bundle); ignored when `digest` is set.
+func (o ComponentImageOutput) Tag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentImage) *string { return v.Tag }).(pulumi.StringPtrOutput)
+}
+
+type ComponentImagePtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentImagePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentImage)(nil)).Elem()
+}
+
+func (o ComponentImagePtrOutput) ToComponentImagePtrOutput() ComponentImagePtrOutput {
+	return o
+}
+
+func (o ComponentImagePtrOutput) ToComponentImagePtrOutputWithContext(ctx context.Context) ComponentImagePtrOutput {
+	return o
+}
+
+func (o ComponentImagePtrOutput) Elem() ComponentImageOutput {
+	return o.ApplyT(func(v *ComponentImage) ComponentImage {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentImage
+		return ret
+	}).(ComponentImageOutput)
+}
+
+// Replaces the image's arguments.
+func (o ComponentImagePtrOutput) Args() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ComponentImage) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Args
+	}).(pulumi.StringArrayOutput)
+}
+
+// Replaces the image's entrypoint.
+func (o ComponentImagePtrOutput) Command() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ComponentImage) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Command
+	}).(pulumi.StringArrayOutput)
+}
+
+// A `sha256:` digest pinning the image; it wins over the tag.
+func (o ComponentImagePtrOutput) Digest() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Digest
+	}).(pulumi.StringPtrOutput)
+}
+
+// The image name (default: the version's bundle).
+func (o ComponentImagePtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// When the kubelet pulls the image.
+func (o ComponentImagePtrOutput) PullPolicy() ComponentImagePullPolicyPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *ComponentImagePullPolicy {
+		if v == nil {
+			return nil
+		}
+		return v.PullPolicy
+	}).(ComponentImagePullPolicyPtrOutput)
+}
+
+// Names of image pull Secrets in the namespace.
+func (o ComponentImagePtrOutput) PullSecrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *ComponentImage) []string {
+		if v == nil {
+			return nil
+		}
+		return v.PullSecrets
+	}).(pulumi.StringArrayOutput)
+}
+
+// The registry host, e.g. `registry.example.com`.
+func (o ComponentImagePtrOutput) Registry() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Registry
+	}).(pulumi.StringPtrOutput)
+}
+
+// The image repository or path (the bundle's is `ilm`).
+func (o ComponentImagePtrOutput) Repository() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Repository
+	}).(pulumi.StringPtrOutput)
+}
+
+// The image tag (default: the version's bundle); ignored when `digest` is set.
+func (o ComponentImagePtrOutput) Tag() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentImage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Tag
+	}).(pulumi.StringPtrOutput)
+}
+
+// A component's metrics endpoint and its ServiceMonitor.
+type ComponentMetrics struct {
+	// The component serves metrics (required when the block is given).
+	Enabled bool `pulumi:"enabled"`
+	// The metrics path.
+	Path *string `pulumi:"path"`
+	// Reserved: the ServiceMonitor scrapes the Service's port.
+	Port *int `pulumi:"port"`
+	// The ServiceMonitor, when enabled.
+	ServiceMonitor *ComponentServiceMonitor `pulumi:"serviceMonitor"`
+}
+
+// ComponentMetricsInput is an input type that accepts ComponentMetricsArgs and ComponentMetricsOutput values.
+// You can construct a concrete instance of `ComponentMetricsInput` via:
+//
+//	ComponentMetricsArgs{...}
+type ComponentMetricsInput interface {
+	pulumi.Input
+
+	ToComponentMetricsOutput() ComponentMetricsOutput
+	ToComponentMetricsOutputWithContext(context.Context) ComponentMetricsOutput
+}
+
+// A component's metrics endpoint and its ServiceMonitor.
+type ComponentMetricsArgs struct {
+	// The component serves metrics (required when the block is given).
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// The metrics path.
+	Path pulumi.StringPtrInput `pulumi:"path"`
+	// Reserved: the ServiceMonitor scrapes the Service's port.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// The ServiceMonitor, when enabled.
+	ServiceMonitor ComponentServiceMonitorPtrInput `pulumi:"serviceMonitor"`
+}
+
+func (ComponentMetricsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentMetrics)(nil)).Elem()
+}
+
+func (i ComponentMetricsArgs) ToComponentMetricsOutput() ComponentMetricsOutput {
+	return i.ToComponentMetricsOutputWithContext(context.Background())
+}
+
+func (i ComponentMetricsArgs) ToComponentMetricsOutputWithContext(ctx context.Context) ComponentMetricsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentMetricsOutput)
+}
+
+func (i ComponentMetricsArgs) ToComponentMetricsPtrOutput() ComponentMetricsPtrOutput {
+	return i.ToComponentMetricsPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentMetricsArgs) ToComponentMetricsPtrOutputWithContext(ctx context.Context) ComponentMetricsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentMetricsOutput).ToComponentMetricsPtrOutputWithContext(ctx)
+}
+
+// ComponentMetricsPtrInput is an input type that accepts ComponentMetricsArgs, ComponentMetricsPtr and ComponentMetricsPtrOutput values.
+// You can construct a concrete instance of `ComponentMetricsPtrInput` via:
+//
+//	        ComponentMetricsArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentMetricsPtrInput interface {
+	pulumi.Input
+
+	ToComponentMetricsPtrOutput() ComponentMetricsPtrOutput
+	ToComponentMetricsPtrOutputWithContext(context.Context) ComponentMetricsPtrOutput
+}
+
+type componentMetricsPtrType ComponentMetricsArgs
+
+func ComponentMetricsPtr(v *ComponentMetricsArgs) ComponentMetricsPtrInput {
+	return (*componentMetricsPtrType)(v)
+}
+
+func (*componentMetricsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentMetrics)(nil)).Elem()
+}
+
+func (i *componentMetricsPtrType) ToComponentMetricsPtrOutput() ComponentMetricsPtrOutput {
+	return i.ToComponentMetricsPtrOutputWithContext(context.Background())
+}
+
+func (i *componentMetricsPtrType) ToComponentMetricsPtrOutputWithContext(ctx context.Context) ComponentMetricsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentMetricsPtrOutput)
+}
+
+// A component's metrics endpoint and its ServiceMonitor.
+type ComponentMetricsOutput struct{ *pulumi.OutputState }
+
+func (ComponentMetricsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentMetrics)(nil)).Elem()
+}
+
+func (o ComponentMetricsOutput) ToComponentMetricsOutput() ComponentMetricsOutput {
+	return o
+}
+
+func (o ComponentMetricsOutput) ToComponentMetricsOutputWithContext(ctx context.Context) ComponentMetricsOutput {
+	return o
+}
+
+func (o ComponentMetricsOutput) ToComponentMetricsPtrOutput() ComponentMetricsPtrOutput {
+	return o.ToComponentMetricsPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentMetricsOutput) ToComponentMetricsPtrOutputWithContext(ctx context.Context) ComponentMetricsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentMetrics) *ComponentMetrics {
+		return &v
+	}).(ComponentMetricsPtrOutput)
+}
+
+// The component serves metrics (required when the block is given).
+func (o ComponentMetricsOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ComponentMetrics) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// The metrics path.
+func (o ComponentMetricsOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentMetrics) *string { return v.Path }).(pulumi.StringPtrOutput)
+}
+
+// Reserved: the ServiceMonitor scrapes the Service's port.
+func (o ComponentMetricsOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentMetrics) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// The ServiceMonitor, when enabled.
+func (o ComponentMetricsOutput) ServiceMonitor() ComponentServiceMonitorPtrOutput {
+	return o.ApplyT(func(v ComponentMetrics) *ComponentServiceMonitor { return v.ServiceMonitor }).(ComponentServiceMonitorPtrOutput)
+}
+
+type ComponentMetricsPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentMetricsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentMetrics)(nil)).Elem()
+}
+
+func (o ComponentMetricsPtrOutput) ToComponentMetricsPtrOutput() ComponentMetricsPtrOutput {
+	return o
+}
+
+func (o ComponentMetricsPtrOutput) ToComponentMetricsPtrOutputWithContext(ctx context.Context) ComponentMetricsPtrOutput {
+	return o
+}
+
+func (o ComponentMetricsPtrOutput) Elem() ComponentMetricsOutput {
+	return o.ApplyT(func(v *ComponentMetrics) ComponentMetrics {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentMetrics
+		return ret
+	}).(ComponentMetricsOutput)
+}
+
+// The component serves metrics (required when the block is given).
+func (o ComponentMetricsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComponentMetrics) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The metrics path.
+func (o ComponentMetricsPtrOutput) Path() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentMetrics) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Path
+	}).(pulumi.StringPtrOutput)
+}
+
+// Reserved: the ServiceMonitor scrapes the Service's port.
+func (o ComponentMetricsPtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ComponentMetrics) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// The ServiceMonitor, when enabled.
+func (o ComponentMetricsPtrOutput) ServiceMonitor() ComponentServiceMonitorPtrOutput {
+	return o.ApplyT(func(v *ComponentMetrics) *ComponentServiceMonitor {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceMonitor
+	}).(ComponentServiceMonitorPtrOutput)
+}
+
+// A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+type ComponentPodDisruptionBudget struct {
+	// Render a PodDisruptionBudget (required when the block is given).
+	Enabled bool `pulumi:"enabled"`
+	// Pods that may be unavailable: a number or a percentage.
+	MaxUnavailable interface{} `pulumi:"maxUnavailable"`
+	// Pods that must stay available: a number or a percentage.
+	MinAvailable interface{} `pulumi:"minAvailable"`
+}
+
+// ComponentPodDisruptionBudgetInput is an input type that accepts ComponentPodDisruptionBudgetArgs and ComponentPodDisruptionBudgetOutput values.
+// You can construct a concrete instance of `ComponentPodDisruptionBudgetInput` via:
+//
+//	ComponentPodDisruptionBudgetArgs{...}
+type ComponentPodDisruptionBudgetInput interface {
+	pulumi.Input
+
+	ToComponentPodDisruptionBudgetOutput() ComponentPodDisruptionBudgetOutput
+	ToComponentPodDisruptionBudgetOutputWithContext(context.Context) ComponentPodDisruptionBudgetOutput
+}
+
+// A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+type ComponentPodDisruptionBudgetArgs struct {
+	// Render a PodDisruptionBudget (required when the block is given).
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// Pods that may be unavailable: a number or a percentage.
+	MaxUnavailable pulumi.Input `pulumi:"maxUnavailable"`
+	// Pods that must stay available: a number or a percentage.
+	MinAvailable pulumi.Input `pulumi:"minAvailable"`
+}
+
+func (ComponentPodDisruptionBudgetArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPodDisruptionBudget)(nil)).Elem()
+}
+
+func (i ComponentPodDisruptionBudgetArgs) ToComponentPodDisruptionBudgetOutput() ComponentPodDisruptionBudgetOutput {
+	return i.ToComponentPodDisruptionBudgetOutputWithContext(context.Background())
+}
+
+func (i ComponentPodDisruptionBudgetArgs) ToComponentPodDisruptionBudgetOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPodDisruptionBudgetOutput)
+}
+
+func (i ComponentPodDisruptionBudgetArgs) ToComponentPodDisruptionBudgetPtrOutput() ComponentPodDisruptionBudgetPtrOutput {
+	return i.ToComponentPodDisruptionBudgetPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentPodDisruptionBudgetArgs) ToComponentPodDisruptionBudgetPtrOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPodDisruptionBudgetOutput).ToComponentPodDisruptionBudgetPtrOutputWithContext(ctx)
+}
+
+// ComponentPodDisruptionBudgetPtrInput is an input type that accepts ComponentPodDisruptionBudgetArgs, ComponentPodDisruptionBudgetPtr and ComponentPodDisruptionBudgetPtrOutput values.
+// You can construct a concrete instance of `ComponentPodDisruptionBudgetPtrInput` via:
+//
+//	        ComponentPodDisruptionBudgetArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentPodDisruptionBudgetPtrInput interface {
+	pulumi.Input
+
+	ToComponentPodDisruptionBudgetPtrOutput() ComponentPodDisruptionBudgetPtrOutput
+	ToComponentPodDisruptionBudgetPtrOutputWithContext(context.Context) ComponentPodDisruptionBudgetPtrOutput
+}
+
+type componentPodDisruptionBudgetPtrType ComponentPodDisruptionBudgetArgs
+
+func ComponentPodDisruptionBudgetPtr(v *ComponentPodDisruptionBudgetArgs) ComponentPodDisruptionBudgetPtrInput {
+	return (*componentPodDisruptionBudgetPtrType)(v)
+}
+
+func (*componentPodDisruptionBudgetPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentPodDisruptionBudget)(nil)).Elem()
+}
+
+func (i *componentPodDisruptionBudgetPtrType) ToComponentPodDisruptionBudgetPtrOutput() ComponentPodDisruptionBudgetPtrOutput {
+	return i.ToComponentPodDisruptionBudgetPtrOutputWithContext(context.Background())
+}
+
+func (i *componentPodDisruptionBudgetPtrType) ToComponentPodDisruptionBudgetPtrOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+type ComponentPodDisruptionBudgetOutput struct{ *pulumi.OutputState }
+
+func (ComponentPodDisruptionBudgetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentPodDisruptionBudget)(nil)).Elem()
+}
+
+func (o ComponentPodDisruptionBudgetOutput) ToComponentPodDisruptionBudgetOutput() ComponentPodDisruptionBudgetOutput {
+	return o
+}
+
+func (o ComponentPodDisruptionBudgetOutput) ToComponentPodDisruptionBudgetOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetOutput {
+	return o
+}
+
+func (o ComponentPodDisruptionBudgetOutput) ToComponentPodDisruptionBudgetPtrOutput() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ToComponentPodDisruptionBudgetPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentPodDisruptionBudgetOutput) ToComponentPodDisruptionBudgetPtrOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentPodDisruptionBudget) *ComponentPodDisruptionBudget {
+		return &v
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Render a PodDisruptionBudget (required when the block is given).
+func (o ComponentPodDisruptionBudgetOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ComponentPodDisruptionBudget) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Pods that may be unavailable: a number or a percentage.
+func (o ComponentPodDisruptionBudgetOutput) MaxUnavailable() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentPodDisruptionBudget) interface{} { return v.MaxUnavailable }).(pulumi.AnyOutput)
+}
+
+// Pods that must stay available: a number or a percentage.
+func (o ComponentPodDisruptionBudgetOutput) MinAvailable() pulumi.AnyOutput {
+	return o.ApplyT(func(v ComponentPodDisruptionBudget) interface{} { return v.MinAvailable }).(pulumi.AnyOutput)
+}
+
+type ComponentPodDisruptionBudgetPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentPodDisruptionBudgetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentPodDisruptionBudget)(nil)).Elem()
+}
+
+func (o ComponentPodDisruptionBudgetPtrOutput) ToComponentPodDisruptionBudgetPtrOutput() ComponentPodDisruptionBudgetPtrOutput {
+	return o
+}
+
+func (o ComponentPodDisruptionBudgetPtrOutput) ToComponentPodDisruptionBudgetPtrOutputWithContext(ctx context.Context) ComponentPodDisruptionBudgetPtrOutput {
+	return o
+}
+
+func (o ComponentPodDisruptionBudgetPtrOutput) Elem() ComponentPodDisruptionBudgetOutput {
+	return o.ApplyT(func(v *ComponentPodDisruptionBudget) ComponentPodDisruptionBudget {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentPodDisruptionBudget
+		return ret
+	}).(ComponentPodDisruptionBudgetOutput)
+}
+
+// Render a PodDisruptionBudget (required when the block is given).
+func (o ComponentPodDisruptionBudgetPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComponentPodDisruptionBudget) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Pods that may be unavailable: a number or a percentage.
+func (o ComponentPodDisruptionBudgetPtrOutput) MaxUnavailable() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ComponentPodDisruptionBudget) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.MaxUnavailable
+	}).(pulumi.AnyOutput)
+}
+
+// Pods that must stay available: a number or a percentage.
+func (o ComponentPodDisruptionBudgetPtrOutput) MinAvailable() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ComponentPodDisruptionBudget) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.MinAvailable
+	}).(pulumi.AnyOutput)
+}
+
+// The main container's security settings (the operator's hardening fills the rest).
+type ComponentSecurityContext struct {
+	// Mount the container's root filesystem read-only.
+	ReadOnlyRootFilesystem *bool `pulumi:"readOnlyRootFilesystem"`
+	// Always true: platform components run as non-root (false is refused).
+	RunAsNonRoot *bool `pulumi:"runAsNonRoot"`
+}
+
+// ComponentSecurityContextInput is an input type that accepts ComponentSecurityContextArgs and ComponentSecurityContextOutput values.
+// You can construct a concrete instance of `ComponentSecurityContextInput` via:
+//
+//	ComponentSecurityContextArgs{...}
+type ComponentSecurityContextInput interface {
+	pulumi.Input
+
+	ToComponentSecurityContextOutput() ComponentSecurityContextOutput
+	ToComponentSecurityContextOutputWithContext(context.Context) ComponentSecurityContextOutput
+}
+
+// The main container's security settings (the operator's hardening fills the rest).
+type ComponentSecurityContextArgs struct {
+	// Mount the container's root filesystem read-only.
+	ReadOnlyRootFilesystem pulumi.BoolPtrInput `pulumi:"readOnlyRootFilesystem"`
+	// Always true: platform components run as non-root (false is refused).
+	RunAsNonRoot pulumi.BoolPtrInput `pulumi:"runAsNonRoot"`
+}
+
+func (ComponentSecurityContextArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentSecurityContext)(nil)).Elem()
+}
+
+func (i ComponentSecurityContextArgs) ToComponentSecurityContextOutput() ComponentSecurityContextOutput {
+	return i.ToComponentSecurityContextOutputWithContext(context.Background())
+}
+
+func (i ComponentSecurityContextArgs) ToComponentSecurityContextOutputWithContext(ctx context.Context) ComponentSecurityContextOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentSecurityContextOutput)
+}
+
+func (i ComponentSecurityContextArgs) ToComponentSecurityContextPtrOutput() ComponentSecurityContextPtrOutput {
+	return i.ToComponentSecurityContextPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentSecurityContextArgs) ToComponentSecurityContextPtrOutputWithContext(ctx context.Context) ComponentSecurityContextPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentSecurityContextOutput).ToComponentSecurityContextPtrOutputWithContext(ctx)
+}
+
+// ComponentSecurityContextPtrInput is an input type that accepts ComponentSecurityContextArgs, ComponentSecurityContextPtr and ComponentSecurityContextPtrOutput values.
+// You can construct a concrete instance of `ComponentSecurityContextPtrInput` via:
+//
+//	        ComponentSecurityContextArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentSecurityContextPtrInput interface {
+	pulumi.Input
+
+	ToComponentSecurityContextPtrOutput() ComponentSecurityContextPtrOutput
+	ToComponentSecurityContextPtrOutputWithContext(context.Context) ComponentSecurityContextPtrOutput
+}
+
+type componentSecurityContextPtrType ComponentSecurityContextArgs
+
+func ComponentSecurityContextPtr(v *ComponentSecurityContextArgs) ComponentSecurityContextPtrInput {
+	return (*componentSecurityContextPtrType)(v)
+}
+
+func (*componentSecurityContextPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentSecurityContext)(nil)).Elem()
+}
+
+func (i *componentSecurityContextPtrType) ToComponentSecurityContextPtrOutput() ComponentSecurityContextPtrOutput {
+	return i.ToComponentSecurityContextPtrOutputWithContext(context.Background())
+}
+
+func (i *componentSecurityContextPtrType) ToComponentSecurityContextPtrOutputWithContext(ctx context.Context) ComponentSecurityContextPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentSecurityContextPtrOutput)
+}
+
+// The main container's security settings (the operator's hardening fills the rest).
+type ComponentSecurityContextOutput struct{ *pulumi.OutputState }
+
+func (ComponentSecurityContextOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentSecurityContext)(nil)).Elem()
+}
+
+func (o ComponentSecurityContextOutput) ToComponentSecurityContextOutput() ComponentSecurityContextOutput {
+	return o
+}
+
+func (o ComponentSecurityContextOutput) ToComponentSecurityContextOutputWithContext(ctx context.Context) ComponentSecurityContextOutput {
+	return o
+}
+
+func (o ComponentSecurityContextOutput) ToComponentSecurityContextPtrOutput() ComponentSecurityContextPtrOutput {
+	return o.ToComponentSecurityContextPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentSecurityContextOutput) ToComponentSecurityContextPtrOutputWithContext(ctx context.Context) ComponentSecurityContextPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentSecurityContext) *ComponentSecurityContext {
+		return &v
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// Mount the container's root filesystem read-only.
+func (o ComponentSecurityContextOutput) ReadOnlyRootFilesystem() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComponentSecurityContext) *bool { return v.ReadOnlyRootFilesystem }).(pulumi.BoolPtrOutput)
+}
+
+// Always true: platform components run as non-root (false is refused).
+func (o ComponentSecurityContextOutput) RunAsNonRoot() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ComponentSecurityContext) *bool { return v.RunAsNonRoot }).(pulumi.BoolPtrOutput)
+}
+
+type ComponentSecurityContextPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentSecurityContextPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentSecurityContext)(nil)).Elem()
+}
+
+func (o ComponentSecurityContextPtrOutput) ToComponentSecurityContextPtrOutput() ComponentSecurityContextPtrOutput {
+	return o
+}
+
+func (o ComponentSecurityContextPtrOutput) ToComponentSecurityContextPtrOutputWithContext(ctx context.Context) ComponentSecurityContextPtrOutput {
+	return o
+}
+
+func (o ComponentSecurityContextPtrOutput) Elem() ComponentSecurityContextOutput {
+	return o.ApplyT(func(v *ComponentSecurityContext) ComponentSecurityContext {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentSecurityContext
+		return ret
+	}).(ComponentSecurityContextOutput)
+}
+
+// Mount the container's root filesystem read-only.
+func (o ComponentSecurityContextPtrOutput) ReadOnlyRootFilesystem() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComponentSecurityContext) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.ReadOnlyRootFilesystem
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Always true: platform components run as non-root (false is refused).
+func (o ComponentSecurityContextPtrOutput) RunAsNonRoot() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComponentSecurityContext) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.RunAsNonRoot
+	}).(pulumi.BoolPtrOutput)
+}
+
+// A component's Service: its port and type.
+type ComponentService struct {
+	// The Service port.
+	Port *int `pulumi:"port"`
+	// The Service type.
+	Type *ComponentServiceType `pulumi:"type"`
+}
+
+// ComponentServiceInput is an input type that accepts ComponentServiceArgs and ComponentServiceOutput values.
+// You can construct a concrete instance of `ComponentServiceInput` via:
+//
+//	ComponentServiceArgs{...}
+type ComponentServiceInput interface {
+	pulumi.Input
+
+	ToComponentServiceOutput() ComponentServiceOutput
+	ToComponentServiceOutputWithContext(context.Context) ComponentServiceOutput
+}
+
+// A component's Service: its port and type.
+type ComponentServiceArgs struct {
+	// The Service port.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// The Service type.
+	Type ComponentServiceTypePtrInput `pulumi:"type"`
+}
+
+func (ComponentServiceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentService)(nil)).Elem()
+}
+
+func (i ComponentServiceArgs) ToComponentServiceOutput() ComponentServiceOutput {
+	return i.ToComponentServiceOutputWithContext(context.Background())
+}
+
+func (i ComponentServiceArgs) ToComponentServiceOutputWithContext(ctx context.Context) ComponentServiceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServiceOutput)
+}
+
+func (i ComponentServiceArgs) ToComponentServicePtrOutput() ComponentServicePtrOutput {
+	return i.ToComponentServicePtrOutputWithContext(context.Background())
+}
+
+func (i ComponentServiceArgs) ToComponentServicePtrOutputWithContext(ctx context.Context) ComponentServicePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServiceOutput).ToComponentServicePtrOutputWithContext(ctx)
+}
+
+// ComponentServicePtrInput is an input type that accepts ComponentServiceArgs, ComponentServicePtr and ComponentServicePtrOutput values.
+// You can construct a concrete instance of `ComponentServicePtrInput` via:
+//
+//	        ComponentServiceArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentServicePtrInput interface {
+	pulumi.Input
+
+	ToComponentServicePtrOutput() ComponentServicePtrOutput
+	ToComponentServicePtrOutputWithContext(context.Context) ComponentServicePtrOutput
+}
+
+type componentServicePtrType ComponentServiceArgs
+
+func ComponentServicePtr(v *ComponentServiceArgs) ComponentServicePtrInput {
+	return (*componentServicePtrType)(v)
+}
+
+func (*componentServicePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentService)(nil)).Elem()
+}
+
+func (i *componentServicePtrType) ToComponentServicePtrOutput() ComponentServicePtrOutput {
+	return i.ToComponentServicePtrOutputWithContext(context.Background())
+}
+
+func (i *componentServicePtrType) ToComponentServicePtrOutputWithContext(ctx context.Context) ComponentServicePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServicePtrOutput)
+}
+
+// A component's Service: its port and type.
+type ComponentServiceOutput struct{ *pulumi.OutputState }
+
+func (ComponentServiceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentService)(nil)).Elem()
+}
+
+func (o ComponentServiceOutput) ToComponentServiceOutput() ComponentServiceOutput {
+	return o
+}
+
+func (o ComponentServiceOutput) ToComponentServiceOutputWithContext(ctx context.Context) ComponentServiceOutput {
+	return o
+}
+
+func (o ComponentServiceOutput) ToComponentServicePtrOutput() ComponentServicePtrOutput {
+	return o.ToComponentServicePtrOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceOutput) ToComponentServicePtrOutputWithContext(ctx context.Context) ComponentServicePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentService) *ComponentService {
+		return &v
+	}).(ComponentServicePtrOutput)
+}
+
+// The Service port.
+func (o ComponentServiceOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ComponentService) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// The Service type.
+func (o ComponentServiceOutput) Type() ComponentServiceTypePtrOutput {
+	return o.ApplyT(func(v ComponentService) *ComponentServiceType { return v.Type }).(ComponentServiceTypePtrOutput)
+}
+
+type ComponentServicePtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentServicePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentService)(nil)).Elem()
+}
+
+func (o ComponentServicePtrOutput) ToComponentServicePtrOutput() ComponentServicePtrOutput {
+	return o
+}
+
+func (o ComponentServicePtrOutput) ToComponentServicePtrOutputWithContext(ctx context.Context) ComponentServicePtrOutput {
+	return o
+}
+
+func (o ComponentServicePtrOutput) Elem() ComponentServiceOutput {
+	return o.ApplyT(func(v *ComponentService) ComponentService {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentService
+		return ret
+	}).(ComponentServiceOutput)
+}
+
+// The Service port.
+func (o ComponentServicePtrOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ComponentService) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Port
+	}).(pulumi.IntPtrOutput)
+}
+
+// The Service type.
+func (o ComponentServicePtrOutput) Type() ComponentServiceTypePtrOutput {
+	return o.ApplyT(func(v *ComponentService) *ComponentServiceType {
+		if v == nil {
+			return nil
+		}
+		return v.Type
+	}).(ComponentServiceTypePtrOutput)
+}
+
+// A Prometheus Operator ServiceMonitor scraping a component's metrics.
+type ComponentServiceMonitor struct {
+	// Render a ServiceMonitor (required when the block is given).
+	Enabled bool `pulumi:"enabled"`
+	// How often Prometheus scrapes, e.g. `30s`.
+	Interval *string `pulumi:"interval"`
+	// Labels on the ServiceMonitor (so that a Prometheus selects it).
+	Labels map[string]string `pulumi:"labels"`
+}
+
+// ComponentServiceMonitorInput is an input type that accepts ComponentServiceMonitorArgs and ComponentServiceMonitorOutput values.
+// You can construct a concrete instance of `ComponentServiceMonitorInput` via:
+//
+//	ComponentServiceMonitorArgs{...}
+type ComponentServiceMonitorInput interface {
+	pulumi.Input
+
+	ToComponentServiceMonitorOutput() ComponentServiceMonitorOutput
+	ToComponentServiceMonitorOutputWithContext(context.Context) ComponentServiceMonitorOutput
+}
+
+// A Prometheus Operator ServiceMonitor scraping a component's metrics.
+type ComponentServiceMonitorArgs struct {
+	// Render a ServiceMonitor (required when the block is given).
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// How often Prometheus scrapes, e.g. `30s`.
+	Interval pulumi.StringPtrInput `pulumi:"interval"`
+	// Labels on the ServiceMonitor (so that a Prometheus selects it).
+	Labels pulumi.StringMapInput `pulumi:"labels"`
+}
+
+func (ComponentServiceMonitorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentServiceMonitor)(nil)).Elem()
+}
+
+func (i ComponentServiceMonitorArgs) ToComponentServiceMonitorOutput() ComponentServiceMonitorOutput {
+	return i.ToComponentServiceMonitorOutputWithContext(context.Background())
+}
+
+func (i ComponentServiceMonitorArgs) ToComponentServiceMonitorOutputWithContext(ctx context.Context) ComponentServiceMonitorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServiceMonitorOutput)
+}
+
+func (i ComponentServiceMonitorArgs) ToComponentServiceMonitorPtrOutput() ComponentServiceMonitorPtrOutput {
+	return i.ToComponentServiceMonitorPtrOutputWithContext(context.Background())
+}
+
+func (i ComponentServiceMonitorArgs) ToComponentServiceMonitorPtrOutputWithContext(ctx context.Context) ComponentServiceMonitorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServiceMonitorOutput).ToComponentServiceMonitorPtrOutputWithContext(ctx)
+}
+
+// ComponentServiceMonitorPtrInput is an input type that accepts ComponentServiceMonitorArgs, ComponentServiceMonitorPtr and ComponentServiceMonitorPtrOutput values.
+// You can construct a concrete instance of `ComponentServiceMonitorPtrInput` via:
+//
+//	        ComponentServiceMonitorArgs{...}
+//
+//	or:
+//
+//	        nil
+type ComponentServiceMonitorPtrInput interface {
+	pulumi.Input
+
+	ToComponentServiceMonitorPtrOutput() ComponentServiceMonitorPtrOutput
+	ToComponentServiceMonitorPtrOutputWithContext(context.Context) ComponentServiceMonitorPtrOutput
+}
+
+type componentServiceMonitorPtrType ComponentServiceMonitorArgs
+
+func ComponentServiceMonitorPtr(v *ComponentServiceMonitorArgs) ComponentServiceMonitorPtrInput {
+	return (*componentServiceMonitorPtrType)(v)
+}
+
+func (*componentServiceMonitorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentServiceMonitor)(nil)).Elem()
+}
+
+func (i *componentServiceMonitorPtrType) ToComponentServiceMonitorPtrOutput() ComponentServiceMonitorPtrOutput {
+	return i.ToComponentServiceMonitorPtrOutputWithContext(context.Background())
+}
+
+func (i *componentServiceMonitorPtrType) ToComponentServiceMonitorPtrOutputWithContext(ctx context.Context) ComponentServiceMonitorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentServiceMonitorPtrOutput)
+}
+
+// A Prometheus Operator ServiceMonitor scraping a component's metrics.
+type ComponentServiceMonitorOutput struct{ *pulumi.OutputState }
+
+func (ComponentServiceMonitorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentServiceMonitor)(nil)).Elem()
+}
+
+func (o ComponentServiceMonitorOutput) ToComponentServiceMonitorOutput() ComponentServiceMonitorOutput {
+	return o
+}
+
+func (o ComponentServiceMonitorOutput) ToComponentServiceMonitorOutputWithContext(ctx context.Context) ComponentServiceMonitorOutput {
+	return o
+}
+
+func (o ComponentServiceMonitorOutput) ToComponentServiceMonitorPtrOutput() ComponentServiceMonitorPtrOutput {
+	return o.ToComponentServiceMonitorPtrOutputWithContext(context.Background())
+}
+
+func (o ComponentServiceMonitorOutput) ToComponentServiceMonitorPtrOutputWithContext(ctx context.Context) ComponentServiceMonitorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ComponentServiceMonitor) *ComponentServiceMonitor {
+		return &v
+	}).(ComponentServiceMonitorPtrOutput)
+}
+
+// Render a ServiceMonitor (required when the block is given).
+func (o ComponentServiceMonitorOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v ComponentServiceMonitor) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// How often Prometheus scrapes, e.g. `30s`.
+func (o ComponentServiceMonitorOutput) Interval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ComponentServiceMonitor) *string { return v.Interval }).(pulumi.StringPtrOutput)
+}
+
+// Labels on the ServiceMonitor (so that a Prometheus selects it).
+func (o ComponentServiceMonitorOutput) Labels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ComponentServiceMonitor) map[string]string { return v.Labels }).(pulumi.StringMapOutput)
+}
+
+type ComponentServiceMonitorPtrOutput struct{ *pulumi.OutputState }
+
+func (ComponentServiceMonitorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ComponentServiceMonitor)(nil)).Elem()
+}
+
+func (o ComponentServiceMonitorPtrOutput) ToComponentServiceMonitorPtrOutput() ComponentServiceMonitorPtrOutput {
+	return o
+}
+
+func (o ComponentServiceMonitorPtrOutput) ToComponentServiceMonitorPtrOutputWithContext(ctx context.Context) ComponentServiceMonitorPtrOutput {
+	return o
+}
+
+func (o ComponentServiceMonitorPtrOutput) Elem() ComponentServiceMonitorOutput {
+	return o.ApplyT(func(v *ComponentServiceMonitor) ComponentServiceMonitor {
+		if v != nil {
+			return *v
+		}
+		var ret ComponentServiceMonitor
+		return ret
+	}).(ComponentServiceMonitorOutput)
+}
+
+// Render a ServiceMonitor (required when the block is given).
+func (o ComponentServiceMonitorPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ComponentServiceMonitor) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// How often Prometheus scrapes, e.g. `30s`.
+func (o ComponentServiceMonitorPtrOutput) Interval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ComponentServiceMonitor) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Interval
+	}).(pulumi.StringPtrOutput)
+}
+
+// Labels on the ServiceMonitor (so that a Prometheus selects it).
+func (o ComponentServiceMonitorPtrOutput) Labels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ComponentServiceMonitor) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Labels
+	}).(pulumi.StringMapOutput)
+}
+
+// A further volume of a component's pod (emptyDir only), and where it is mounted.
+type ComponentVolume struct {
+	// A scratch volume.
+	EmptyDir *EmptyDir `pulumi:"emptyDir"`
+	// Where it is mounted in the main container.
+	MountPath string `pulumi:"mountPath"`
+	// The volume's name in the pod.
+	Name string `pulumi:"name"`
+}
+
+// ComponentVolumeInput is an input type that accepts ComponentVolumeArgs and ComponentVolumeOutput values.
+// You can construct a concrete instance of `ComponentVolumeInput` via:
+//
+//	ComponentVolumeArgs{...}
+type ComponentVolumeInput interface {
+	pulumi.Input
+
+	ToComponentVolumeOutput() ComponentVolumeOutput
+	ToComponentVolumeOutputWithContext(context.Context) ComponentVolumeOutput
+}
+
+// A further volume of a component's pod (emptyDir only), and where it is mounted.
+type ComponentVolumeArgs struct {
+	// A scratch volume.
+	EmptyDir EmptyDirPtrInput `pulumi:"emptyDir"`
+	// Where it is mounted in the main container.
+	MountPath pulumi.StringInput `pulumi:"mountPath"`
+	// The volume's name in the pod.
+	Name pulumi.StringInput `pulumi:"name"`
+}
+
+func (ComponentVolumeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentVolume)(nil)).Elem()
+}
+
+func (i ComponentVolumeArgs) ToComponentVolumeOutput() ComponentVolumeOutput {
+	return i.ToComponentVolumeOutputWithContext(context.Background())
+}
+
+func (i ComponentVolumeArgs) ToComponentVolumeOutputWithContext(ctx context.Context) ComponentVolumeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentVolumeOutput)
+}
+
+// ComponentVolumeArrayInput is an input type that accepts ComponentVolumeArray and ComponentVolumeArrayOutput values.
+// You can construct a concrete instance of `ComponentVolumeArrayInput` via:
+//
+//	ComponentVolumeArray{ ComponentVolumeArgs{...} }
+type ComponentVolumeArrayInput interface {
+	pulumi.Input
+
+	ToComponentVolumeArrayOutput() ComponentVolumeArrayOutput
+	ToComponentVolumeArrayOutputWithContext(context.Context) ComponentVolumeArrayOutput
+}
+
+type ComponentVolumeArray []ComponentVolumeInput
+
+func (ComponentVolumeArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentVolume)(nil)).Elem()
+}
+
+func (i ComponentVolumeArray) ToComponentVolumeArrayOutput() ComponentVolumeArrayOutput {
+	return i.ToComponentVolumeArrayOutputWithContext(context.Background())
+}
+
+func (i ComponentVolumeArray) ToComponentVolumeArrayOutputWithContext(ctx context.Context) ComponentVolumeArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ComponentVolumeArrayOutput)
+}
+
+// A further volume of a component's pod (emptyDir only), and where it is mounted.
+type ComponentVolumeOutput struct{ *pulumi.OutputState }
+
+func (ComponentVolumeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ComponentVolume)(nil)).Elem()
+}
+
+func (o ComponentVolumeOutput) ToComponentVolumeOutput() ComponentVolumeOutput {
+	return o
+}
+
+func (o ComponentVolumeOutput) ToComponentVolumeOutputWithContext(ctx context.Context) ComponentVolumeOutput {
+	return o
+}
+
+// A scratch volume.
+func (o ComponentVolumeOutput) EmptyDir() EmptyDirPtrOutput {
+	return o.ApplyT(func(v ComponentVolume) *EmptyDir { return v.EmptyDir }).(EmptyDirPtrOutput)
+}
+
+// Where it is mounted in the main container.
+func (o ComponentVolumeOutput) MountPath() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentVolume) string { return v.MountPath }).(pulumi.StringOutput)
+}
+
+// The volume's name in the pod.
+func (o ComponentVolumeOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v ComponentVolume) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type ComponentVolumeArrayOutput struct{ *pulumi.OutputState }
+
+func (ComponentVolumeArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ComponentVolume)(nil)).Elem()
+}
+
+func (o ComponentVolumeArrayOutput) ToComponentVolumeArrayOutput() ComponentVolumeArrayOutput {
+	return o
+}
+
+func (o ComponentVolumeArrayOutput) ToComponentVolumeArrayOutputWithContext(ctx context.Context) ComponentVolumeArrayOutput {
+	return o
+}
+
+func (o ComponentVolumeArrayOutput) Index(i pulumi.IntInput) ComponentVolumeOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ComponentVolume {
+		return vs[0].([]ComponentVolume)[vs[1].(int)]
+	}).(ComponentVolumeOutput)
 }
 
 // One key of a referenced ConfigMap, and the environment variable or file it becomes.
@@ -1278,6 +5029,1321 @@ func (o ConnectorRegistrationPtrOutput) Version() ConnectorRegistrationVersionPt
 	}).(ConnectorRegistrationVersionPtrOutput)
 }
 
+// Core: the component settings, its client-certificate header and its instance id.
+type Core struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+	ClientCertHeader *string `pulumi:"clientCertHeader"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+	InstanceId *int `pulumi:"instanceId"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// The time-quality monitor sidecar.
+	TimeQualityMonitor *TimeQualityMonitor `pulumi:"timeQualityMonitor"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *CoreWorkloadType `pulumi:"workloadType"`
+}
+
+// CoreInput is an input type that accepts CoreArgs and CoreOutput values.
+// You can construct a concrete instance of `CoreInput` via:
+//
+//	CoreArgs{...}
+type CoreInput interface {
+	pulumi.Input
+
+	ToCoreOutput() CoreOutput
+	ToCoreOutputWithContext(context.Context) CoreOutput
+}
+
+// Core: the component settings, its client-certificate header and its instance id.
+type CoreArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+	ClientCertHeader pulumi.StringPtrInput `pulumi:"clientCertHeader"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+	InstanceId pulumi.IntPtrInput `pulumi:"instanceId"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// The time-quality monitor sidecar.
+	TimeQualityMonitor TimeQualityMonitorPtrInput `pulumi:"timeQualityMonitor"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType CoreWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (CoreArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Core)(nil)).Elem()
+}
+
+func (i CoreArgs) ToCoreOutput() CoreOutput {
+	return i.ToCoreOutputWithContext(context.Background())
+}
+
+func (i CoreArgs) ToCoreOutputWithContext(ctx context.Context) CoreOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CoreOutput)
+}
+
+func (i CoreArgs) ToCorePtrOutput() CorePtrOutput {
+	return i.ToCorePtrOutputWithContext(context.Background())
+}
+
+func (i CoreArgs) ToCorePtrOutputWithContext(ctx context.Context) CorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CoreOutput).ToCorePtrOutputWithContext(ctx)
+}
+
+// CorePtrInput is an input type that accepts CoreArgs, CorePtr and CorePtrOutput values.
+// You can construct a concrete instance of `CorePtrInput` via:
+//
+//	        CoreArgs{...}
+//
+//	or:
+//
+//	        nil
+type CorePtrInput interface {
+	pulumi.Input
+
+	ToCorePtrOutput() CorePtrOutput
+	ToCorePtrOutputWithContext(context.Context) CorePtrOutput
+}
+
+type corePtrType CoreArgs
+
+func CorePtr(v *CoreArgs) CorePtrInput {
+	return (*corePtrType)(v)
+}
+
+func (*corePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Core)(nil)).Elem()
+}
+
+func (i *corePtrType) ToCorePtrOutput() CorePtrOutput {
+	return i.ToCorePtrOutputWithContext(context.Background())
+}
+
+func (i *corePtrType) ToCorePtrOutputWithContext(ctx context.Context) CorePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CorePtrOutput)
+}
+
+// Core: the component settings, its client-certificate header and its instance id.
+type CoreOutput struct{ *pulumi.OutputState }
+
+func (CoreOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Core)(nil)).Elem()
+}
+
+func (o CoreOutput) ToCoreOutput() CoreOutput {
+	return o
+}
+
+func (o CoreOutput) ToCoreOutputWithContext(ctx context.Context) CoreOutput {
+	return o
+}
+
+func (o CoreOutput) ToCorePtrOutput() CorePtrOutput {
+	return o.ToCorePtrOutputWithContext(context.Background())
+}
+
+func (o CoreOutput) ToCorePtrOutputWithContext(ctx context.Context) CorePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Core) *Core {
+		return &v
+	}).(CorePtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o CoreOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Core) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o CoreOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v Core) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+func (o CoreOutput) ClientCertHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Core) *string { return v.ClientCertHeader }).(pulumi.StringPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o CoreOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v Core) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o CoreOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v Core) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o CoreOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Core) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o CoreOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Core) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+func (o CoreOutput) InstanceId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Core) *int { return v.InstanceId }).(pulumi.IntPtrOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o CoreOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v Core) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o CoreOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Core) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o CoreOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Core) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o CoreOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v Core) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o CoreOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Core) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o CoreOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v Core) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o CoreOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Core) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o CoreOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v Core) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o CoreOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v Core) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o CoreOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v Core) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o CoreOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v Core) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o CoreOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v Core) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o CoreOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Core) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// The time-quality monitor sidecar.
+func (o CoreOutput) TimeQualityMonitor() TimeQualityMonitorPtrOutput {
+	return o.ApplyT(func(v Core) *TimeQualityMonitor { return v.TimeQualityMonitor }).(TimeQualityMonitorPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o CoreOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Core) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o CoreOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v Core) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o CoreOutput) WorkloadType() CoreWorkloadTypePtrOutput {
+	return o.ApplyT(func(v Core) *CoreWorkloadType { return v.WorkloadType }).(CoreWorkloadTypePtrOutput)
+}
+
+type CorePtrOutput struct{ *pulumi.OutputState }
+
+func (CorePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Core)(nil)).Elem()
+}
+
+func (o CorePtrOutput) ToCorePtrOutput() CorePtrOutput {
+	return o
+}
+
+func (o CorePtrOutput) ToCorePtrOutputWithContext(ctx context.Context) CorePtrOutput {
+	return o
+}
+
+func (o CorePtrOutput) Elem() CoreOutput {
+	return o.ApplyT(func(v *Core) Core {
+		if v != nil {
+			return *v
+		}
+		var ret Core
+		return ret
+	}).(CoreOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o CorePtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Core) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o CorePtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *Core) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+func (o CorePtrOutput) ClientCertHeader() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Core) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClientCertHeader
+	}).(pulumi.StringPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o CorePtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *Core) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o CorePtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *Core) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o CorePtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Core) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o CorePtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Core) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+func (o CorePtrOutput) InstanceId() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Core) *int {
+		if v == nil {
+			return nil
+		}
+		return v.InstanceId
+	}).(pulumi.IntPtrOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o CorePtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *Core) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o CorePtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Core) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o CorePtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Core) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o CorePtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *Core) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o CorePtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Core) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o CorePtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *Core) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o CorePtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Core) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o CorePtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *Core) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o CorePtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *Core) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o CorePtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *Core) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o CorePtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *Core) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o CorePtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *Core) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o CorePtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Core) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The time-quality monitor sidecar.
+func (o CorePtrOutput) TimeQualityMonitor() TimeQualityMonitorPtrOutput {
+	return o.ApplyT(func(v *Core) *TimeQualityMonitor {
+		if v == nil {
+			return nil
+		}
+		return v.TimeQualityMonitor
+	}).(TimeQualityMonitorPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o CorePtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Core) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o CorePtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *Core) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o CorePtrOutput) WorkloadType() CoreWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *Core) *CoreWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(CoreWorkloadTypePtrOutput)
+}
+
+// A Secret holding a username and password, and the keys they are under (never the values).
+type CredentialsRef struct {
+	// The key holding the password (the operator's default: `password`).
+	PasswordKey *string `pulumi:"passwordKey"`
+	// The Secret's name.
+	SecretRef *string `pulumi:"secretRef"`
+	// The key holding the username (the operator's default: `username`).
+	UsernameKey *string `pulumi:"usernameKey"`
+}
+
+// CredentialsRefInput is an input type that accepts CredentialsRefArgs and CredentialsRefOutput values.
+// You can construct a concrete instance of `CredentialsRefInput` via:
+//
+//	CredentialsRefArgs{...}
+type CredentialsRefInput interface {
+	pulumi.Input
+
+	ToCredentialsRefOutput() CredentialsRefOutput
+	ToCredentialsRefOutputWithContext(context.Context) CredentialsRefOutput
+}
+
+// A Secret holding a username and password, and the keys they are under (never the values).
+type CredentialsRefArgs struct {
+	// The key holding the password (the operator's default: `password`).
+	PasswordKey pulumi.StringPtrInput `pulumi:"passwordKey"`
+	// The Secret's name.
+	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+	// The key holding the username (the operator's default: `username`).
+	UsernameKey pulumi.StringPtrInput `pulumi:"usernameKey"`
+}
+
+func (CredentialsRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*CredentialsRef)(nil)).Elem()
+}
+
+func (i CredentialsRefArgs) ToCredentialsRefOutput() CredentialsRefOutput {
+	return i.ToCredentialsRefOutputWithContext(context.Background())
+}
+
+func (i CredentialsRefArgs) ToCredentialsRefOutputWithContext(ctx context.Context) CredentialsRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CredentialsRefOutput)
+}
+
+func (i CredentialsRefArgs) ToCredentialsRefPtrOutput() CredentialsRefPtrOutput {
+	return i.ToCredentialsRefPtrOutputWithContext(context.Background())
+}
+
+func (i CredentialsRefArgs) ToCredentialsRefPtrOutputWithContext(ctx context.Context) CredentialsRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CredentialsRefOutput).ToCredentialsRefPtrOutputWithContext(ctx)
+}
+
+// CredentialsRefPtrInput is an input type that accepts CredentialsRefArgs, CredentialsRefPtr and CredentialsRefPtrOutput values.
+// You can construct a concrete instance of `CredentialsRefPtrInput` via:
+//
+//	        CredentialsRefArgs{...}
+//
+//	or:
+//
+//	        nil
+type CredentialsRefPtrInput interface {
+	pulumi.Input
+
+	ToCredentialsRefPtrOutput() CredentialsRefPtrOutput
+	ToCredentialsRefPtrOutputWithContext(context.Context) CredentialsRefPtrOutput
+}
+
+type credentialsRefPtrType CredentialsRefArgs
+
+func CredentialsRefPtr(v *CredentialsRefArgs) CredentialsRefPtrInput {
+	return (*credentialsRefPtrType)(v)
+}
+
+func (*credentialsRefPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**CredentialsRef)(nil)).Elem()
+}
+
+func (i *credentialsRefPtrType) ToCredentialsRefPtrOutput() CredentialsRefPtrOutput {
+	return i.ToCredentialsRefPtrOutputWithContext(context.Background())
+}
+
+func (i *credentialsRefPtrType) ToCredentialsRefPtrOutputWithContext(ctx context.Context) CredentialsRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(CredentialsRefPtrOutput)
+}
+
+// A Secret holding a username and password, and the keys they are under (never the values).
+type CredentialsRefOutput struct{ *pulumi.OutputState }
+
+func (CredentialsRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CredentialsRef)(nil)).Elem()
+}
+
+func (o CredentialsRefOutput) ToCredentialsRefOutput() CredentialsRefOutput {
+	return o
+}
+
+func (o CredentialsRefOutput) ToCredentialsRefOutputWithContext(ctx context.Context) CredentialsRefOutput {
+	return o
+}
+
+func (o CredentialsRefOutput) ToCredentialsRefPtrOutput() CredentialsRefPtrOutput {
+	return o.ToCredentialsRefPtrOutputWithContext(context.Background())
+}
+
+func (o CredentialsRefOutput) ToCredentialsRefPtrOutputWithContext(ctx context.Context) CredentialsRefPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CredentialsRef) *CredentialsRef {
+		return &v
+	}).(CredentialsRefPtrOutput)
+}
+
+// The key holding the password (the operator's default: `password`).
+func (o CredentialsRefOutput) PasswordKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CredentialsRef) *string { return v.PasswordKey }).(pulumi.StringPtrOutput)
+}
+
+// The Secret's name.
+func (o CredentialsRefOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CredentialsRef) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
+}
+
+// The key holding the username (the operator's default: `username`).
+func (o CredentialsRefOutput) UsernameKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v CredentialsRef) *string { return v.UsernameKey }).(pulumi.StringPtrOutput)
+}
+
+type CredentialsRefPtrOutput struct{ *pulumi.OutputState }
+
+func (CredentialsRefPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CredentialsRef)(nil)).Elem()
+}
+
+func (o CredentialsRefPtrOutput) ToCredentialsRefPtrOutput() CredentialsRefPtrOutput {
+	return o
+}
+
+func (o CredentialsRefPtrOutput) ToCredentialsRefPtrOutputWithContext(ctx context.Context) CredentialsRefPtrOutput {
+	return o
+}
+
+func (o CredentialsRefPtrOutput) Elem() CredentialsRefOutput {
+	return o.ApplyT(func(v *CredentialsRef) CredentialsRef {
+		if v != nil {
+			return *v
+		}
+		var ret CredentialsRef
+		return ret
+	}).(CredentialsRefOutput)
+}
+
+// The key holding the password (the operator's default: `password`).
+func (o CredentialsRefPtrOutput) PasswordKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CredentialsRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.PasswordKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Secret's name.
+func (o CredentialsRefPtrOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CredentialsRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRef
+	}).(pulumi.StringPtrOutput)
+}
+
+// The key holding the username (the operator's default: `username`).
+func (o CredentialsRefPtrOutput) UsernameKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *CredentialsRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.UsernameKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+type Database struct {
+	// The Secret holding the username and password (external mode).
+	Credentials *CredentialsRef `pulumi:"credentials"`
+	// The database server's host (external mode).
+	Host *string `pulumi:"host"`
+	// The managed cluster (managed mode).
+	Managed *ManagedDatabase `pulumi:"managed"`
+	// Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+	Mode *DatabaseMode `pulumi:"mode"`
+	// The database's name (external mode).
+	Name *string `pulumi:"name"`
+	// The connection pooler of a managed database.
+	PgBouncer *PgBouncer `pulumi:"pgBouncer"`
+	// The database server's port.
+	Port *int `pulumi:"port"`
+}
+
+// DatabaseInput is an input type that accepts DatabaseArgs and DatabaseOutput values.
+// You can construct a concrete instance of `DatabaseInput` via:
+//
+//	DatabaseArgs{...}
+type DatabaseInput interface {
+	pulumi.Input
+
+	ToDatabaseOutput() DatabaseOutput
+	ToDatabaseOutputWithContext(context.Context) DatabaseOutput
+}
+
+// The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+type DatabaseArgs struct {
+	// The Secret holding the username and password (external mode).
+	Credentials CredentialsRefPtrInput `pulumi:"credentials"`
+	// The database server's host (external mode).
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// The managed cluster (managed mode).
+	Managed ManagedDatabasePtrInput `pulumi:"managed"`
+	// Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+	Mode DatabaseModePtrInput `pulumi:"mode"`
+	// The database's name (external mode).
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// The connection pooler of a managed database.
+	PgBouncer PgBouncerPtrInput `pulumi:"pgBouncer"`
+	// The database server's port.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+}
+
+func (DatabaseArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Database)(nil)).Elem()
+}
+
+func (i DatabaseArgs) ToDatabaseOutput() DatabaseOutput {
+	return i.ToDatabaseOutputWithContext(context.Background())
+}
+
+func (i DatabaseArgs) ToDatabaseOutputWithContext(ctx context.Context) DatabaseOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(DatabaseOutput)
+}
+
+// The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+type DatabaseOutput struct{ *pulumi.OutputState }
+
+func (DatabaseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Database)(nil)).Elem()
+}
+
+func (o DatabaseOutput) ToDatabaseOutput() DatabaseOutput {
+	return o
+}
+
+func (o DatabaseOutput) ToDatabaseOutputWithContext(ctx context.Context) DatabaseOutput {
+	return o
+}
+
+// The Secret holding the username and password (external mode).
+func (o DatabaseOutput) Credentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v Database) *CredentialsRef { return v.Credentials }).(CredentialsRefPtrOutput)
+}
+
+// The database server's host (external mode).
+func (o DatabaseOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Database) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// The managed cluster (managed mode).
+func (o DatabaseOutput) Managed() ManagedDatabasePtrOutput {
+	return o.ApplyT(func(v Database) *ManagedDatabase { return v.Managed }).(ManagedDatabasePtrOutput)
+}
+
+// Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+func (o DatabaseOutput) Mode() DatabaseModePtrOutput {
+	return o.ApplyT(func(v Database) *DatabaseMode { return v.Mode }).(DatabaseModePtrOutput)
+}
+
+// The database's name (external mode).
+func (o DatabaseOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Database) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The connection pooler of a managed database.
+func (o DatabaseOutput) PgBouncer() PgBouncerPtrOutput {
+	return o.ApplyT(func(v Database) *PgBouncer { return v.PgBouncer }).(PgBouncerPtrOutput)
+}
+
+// The database server's port.
+func (o DatabaseOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Database) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+type Edge struct {
+	// Further annotations on the Ingress (Ingress only).
+	Annotations map[string]string `pulumi:"annotations"`
+	// The IngressClass, e.g. `nginx` (Ingress only).
+	ClassName *string `pulumi:"className"`
+	// Render the edge.
+	Enabled *bool `pulumi:"enabled"`
+	// The Gateway API edge; for type gatewayAPI.
+	GatewayAPI *GatewayApi `pulumi:"gatewayAPI"`
+	// The public host name and TLS host (default: `common.hostName`).
+	Host *string `pulumi:"host"`
+	// Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+	Tls *EdgeTls `pulumi:"tls"`
+	// An Ingress, or a Gateway API HTTPRoute.
+	Type *EdgeType `pulumi:"type"`
+}
+
+// EdgeInput is an input type that accepts EdgeArgs and EdgeOutput values.
+// You can construct a concrete instance of `EdgeInput` via:
+//
+//	EdgeArgs{...}
+type EdgeInput interface {
+	pulumi.Input
+
+	ToEdgeOutput() EdgeOutput
+	ToEdgeOutputWithContext(context.Context) EdgeOutput
+}
+
+// The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+type EdgeArgs struct {
+	// Further annotations on the Ingress (Ingress only).
+	Annotations pulumi.StringMapInput `pulumi:"annotations"`
+	// The IngressClass, e.g. `nginx` (Ingress only).
+	ClassName pulumi.StringPtrInput `pulumi:"className"`
+	// Render the edge.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The Gateway API edge; for type gatewayAPI.
+	GatewayAPI GatewayApiPtrInput `pulumi:"gatewayAPI"`
+	// The public host name and TLS host (default: `common.hostName`).
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+	Tls EdgeTlsPtrInput `pulumi:"tls"`
+	// An Ingress, or a Gateway API HTTPRoute.
+	Type EdgeTypePtrInput `pulumi:"type"`
+}
+
+func (EdgeArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Edge)(nil)).Elem()
+}
+
+func (i EdgeArgs) ToEdgeOutput() EdgeOutput {
+	return i.ToEdgeOutputWithContext(context.Background())
+}
+
+func (i EdgeArgs) ToEdgeOutputWithContext(ctx context.Context) EdgeOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgeOutput)
+}
+
+func (i EdgeArgs) ToEdgePtrOutput() EdgePtrOutput {
+	return i.ToEdgePtrOutputWithContext(context.Background())
+}
+
+func (i EdgeArgs) ToEdgePtrOutputWithContext(ctx context.Context) EdgePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgeOutput).ToEdgePtrOutputWithContext(ctx)
+}
+
+// EdgePtrInput is an input type that accepts EdgeArgs, EdgePtr and EdgePtrOutput values.
+// You can construct a concrete instance of `EdgePtrInput` via:
+//
+//	        EdgeArgs{...}
+//
+//	or:
+//
+//	        nil
+type EdgePtrInput interface {
+	pulumi.Input
+
+	ToEdgePtrOutput() EdgePtrOutput
+	ToEdgePtrOutputWithContext(context.Context) EdgePtrOutput
+}
+
+type edgePtrType EdgeArgs
+
+func EdgePtr(v *EdgeArgs) EdgePtrInput {
+	return (*edgePtrType)(v)
+}
+
+func (*edgePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Edge)(nil)).Elem()
+}
+
+func (i *edgePtrType) ToEdgePtrOutput() EdgePtrOutput {
+	return i.ToEdgePtrOutputWithContext(context.Background())
+}
+
+func (i *edgePtrType) ToEdgePtrOutputWithContext(ctx context.Context) EdgePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgePtrOutput)
+}
+
+// The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+type EdgeOutput struct{ *pulumi.OutputState }
+
+func (EdgeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Edge)(nil)).Elem()
+}
+
+func (o EdgeOutput) ToEdgeOutput() EdgeOutput {
+	return o
+}
+
+func (o EdgeOutput) ToEdgeOutputWithContext(ctx context.Context) EdgeOutput {
+	return o
+}
+
+func (o EdgeOutput) ToEdgePtrOutput() EdgePtrOutput {
+	return o.ToEdgePtrOutputWithContext(context.Background())
+}
+
+func (o EdgeOutput) ToEdgePtrOutputWithContext(ctx context.Context) EdgePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Edge) *Edge {
+		return &v
+	}).(EdgePtrOutput)
+}
+
+// Further annotations on the Ingress (Ingress only).
+func (o EdgeOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Edge) map[string]string { return v.Annotations }).(pulumi.StringMapOutput)
+}
+
+// The IngressClass, e.g. `nginx` (Ingress only).
+func (o EdgeOutput) ClassName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Edge) *string { return v.ClassName }).(pulumi.StringPtrOutput)
+}
+
+// Render the edge.
+func (o EdgeOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Edge) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The Gateway API edge; for type gatewayAPI.
+func (o EdgeOutput) GatewayAPI() GatewayApiPtrOutput {
+	return o.ApplyT(func(v Edge) *GatewayApi { return v.GatewayAPI }).(GatewayApiPtrOutput)
+}
+
+// The public host name and TLS host (default: `common.hostName`).
+func (o EdgeOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Edge) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+func (o EdgeOutput) Tls() EdgeTlsPtrOutput {
+	return o.ApplyT(func(v Edge) *EdgeTls { return v.Tls }).(EdgeTlsPtrOutput)
+}
+
+// An Ingress, or a Gateway API HTTPRoute.
+func (o EdgeOutput) Type() EdgeTypePtrOutput {
+	return o.ApplyT(func(v Edge) *EdgeType { return v.Type }).(EdgeTypePtrOutput)
+}
+
+type EdgePtrOutput struct{ *pulumi.OutputState }
+
+func (EdgePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Edge)(nil)).Elem()
+}
+
+func (o EdgePtrOutput) ToEdgePtrOutput() EdgePtrOutput {
+	return o
+}
+
+func (o EdgePtrOutput) ToEdgePtrOutputWithContext(ctx context.Context) EdgePtrOutput {
+	return o
+}
+
+func (o EdgePtrOutput) Elem() EdgeOutput {
+	return o.ApplyT(func(v *Edge) Edge {
+		if v != nil {
+			return *v
+		}
+		var ret Edge
+		return ret
+	}).(EdgeOutput)
+}
+
+// Further annotations on the Ingress (Ingress only).
+func (o EdgePtrOutput) Annotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Edge) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Annotations
+	}).(pulumi.StringMapOutput)
+}
+
+// The IngressClass, e.g. `nginx` (Ingress only).
+func (o EdgePtrOutput) ClassName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Edge) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ClassName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Render the edge.
+func (o EdgePtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Edge) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The Gateway API edge; for type gatewayAPI.
+func (o EdgePtrOutput) GatewayAPI() GatewayApiPtrOutput {
+	return o.ApplyT(func(v *Edge) *GatewayApi {
+		if v == nil {
+			return nil
+		}
+		return v.GatewayAPI
+	}).(GatewayApiPtrOutput)
+}
+
+// The public host name and TLS host (default: `common.hostName`).
+func (o EdgePtrOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Edge) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Host
+	}).(pulumi.StringPtrOutput)
+}
+
+// Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+func (o EdgePtrOutput) Tls() EdgeTlsPtrOutput {
+	return o.ApplyT(func(v *Edge) *EdgeTls {
+		if v == nil {
+			return nil
+		}
+		return v.Tls
+	}).(EdgeTlsPtrOutput)
+}
+
+// An Ingress, or a Gateway API HTTPRoute.
+func (o EdgePtrOutput) Type() EdgeTypePtrOutput {
+	return o.ApplyT(func(v *Edge) *EdgeType {
+		if v == nil {
+			return nil
+		}
+		return v.Type
+	}).(EdgeTypePtrOutput)
+}
+
+// Where the edge's serving certificate comes from (never the certificate itself).
+type EdgeTls struct {
+	// The issuer signing the certificate; required for source issuerRef.
+	IssuerRef *CertManagerIssuerRef `pulumi:"issuerRef"`
+	// The ACME account; required for source letsEncrypt.
+	LetsEncrypt *LetsEncrypt `pulumi:"letsEncrypt"`
+	// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+	SecretRef *string `pulumi:"secretRef"`
+}
+
+// EdgeTlsInput is an input type that accepts EdgeTlsArgs and EdgeTlsOutput values.
+// You can construct a concrete instance of `EdgeTlsInput` via:
+//
+//	EdgeTlsArgs{...}
+type EdgeTlsInput interface {
+	pulumi.Input
+
+	ToEdgeTlsOutput() EdgeTlsOutput
+	ToEdgeTlsOutputWithContext(context.Context) EdgeTlsOutput
+}
+
+// Where the edge's serving certificate comes from (never the certificate itself).
+type EdgeTlsArgs struct {
+	// The issuer signing the certificate; required for source issuerRef.
+	IssuerRef CertManagerIssuerRefPtrInput `pulumi:"issuerRef"`
+	// The ACME account; required for source letsEncrypt.
+	LetsEncrypt LetsEncryptPtrInput `pulumi:"letsEncrypt"`
+	// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+}
+
+func (EdgeTlsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeTls)(nil)).Elem()
+}
+
+func (i EdgeTlsArgs) ToEdgeTlsOutput() EdgeTlsOutput {
+	return i.ToEdgeTlsOutputWithContext(context.Background())
+}
+
+func (i EdgeTlsArgs) ToEdgeTlsOutputWithContext(ctx context.Context) EdgeTlsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgeTlsOutput)
+}
+
+func (i EdgeTlsArgs) ToEdgeTlsPtrOutput() EdgeTlsPtrOutput {
+	return i.ToEdgeTlsPtrOutputWithContext(context.Background())
+}
+
+func (i EdgeTlsArgs) ToEdgeTlsPtrOutputWithContext(ctx context.Context) EdgeTlsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgeTlsOutput).ToEdgeTlsPtrOutputWithContext(ctx)
+}
+
+// EdgeTlsPtrInput is an input type that accepts EdgeTlsArgs, EdgeTlsPtr and EdgeTlsPtrOutput values.
+// You can construct a concrete instance of `EdgeTlsPtrInput` via:
+//
+//	        EdgeTlsArgs{...}
+//
+//	or:
+//
+//	        nil
+type EdgeTlsPtrInput interface {
+	pulumi.Input
+
+	ToEdgeTlsPtrOutput() EdgeTlsPtrOutput
+	ToEdgeTlsPtrOutputWithContext(context.Context) EdgeTlsPtrOutput
+}
+
+type edgeTlsPtrType EdgeTlsArgs
+
+func EdgeTlsPtr(v *EdgeTlsArgs) EdgeTlsPtrInput {
+	return (*edgeTlsPtrType)(v)
+}
+
+func (*edgeTlsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EdgeTls)(nil)).Elem()
+}
+
+func (i *edgeTlsPtrType) ToEdgeTlsPtrOutput() EdgeTlsPtrOutput {
+	return i.ToEdgeTlsPtrOutputWithContext(context.Background())
+}
+
+func (i *edgeTlsPtrType) ToEdgeTlsPtrOutputWithContext(ctx context.Context) EdgeTlsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EdgeTlsPtrOutput)
+}
+
+// Where the edge's serving certificate comes from (never the certificate itself).
+type EdgeTlsOutput struct{ *pulumi.OutputState }
+
+func (EdgeTlsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeTls)(nil)).Elem()
+}
+
+func (o EdgeTlsOutput) ToEdgeTlsOutput() EdgeTlsOutput {
+	return o
+}
+
+func (o EdgeTlsOutput) ToEdgeTlsOutputWithContext(ctx context.Context) EdgeTlsOutput {
+	return o
+}
+
+func (o EdgeTlsOutput) ToEdgeTlsPtrOutput() EdgeTlsPtrOutput {
+	return o.ToEdgeTlsPtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTlsOutput) ToEdgeTlsPtrOutputWithContext(ctx context.Context) EdgeTlsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EdgeTls) *EdgeTls {
+		return &v
+	}).(EdgeTlsPtrOutput)
+}
+
+// The issuer signing the certificate; required for source issuerRef.
+func (o EdgeTlsOutput) IssuerRef() CertManagerIssuerRefPtrOutput {
+	return o.ApplyT(func(v EdgeTls) *CertManagerIssuerRef { return v.IssuerRef }).(CertManagerIssuerRefPtrOutput)
+}
+
+// The ACME account; required for source letsEncrypt.
+func (o EdgeTlsOutput) LetsEncrypt() LetsEncryptPtrOutput {
+	return o.ApplyT(func(v EdgeTls) *LetsEncrypt { return v.LetsEncrypt }).(LetsEncryptPtrOutput)
+}
+
+// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+func (o EdgeTlsOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v EdgeTls) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
+}
+
+type EdgeTlsPtrOutput struct{ *pulumi.OutputState }
+
+func (EdgeTlsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EdgeTls)(nil)).Elem()
+}
+
+func (o EdgeTlsPtrOutput) ToEdgeTlsPtrOutput() EdgeTlsPtrOutput {
+	return o
+}
+
+func (o EdgeTlsPtrOutput) ToEdgeTlsPtrOutputWithContext(ctx context.Context) EdgeTlsPtrOutput {
+	return o
+}
+
+func (o EdgeTlsPtrOutput) Elem() EdgeTlsOutput {
+	return o.ApplyT(func(v *EdgeTls) EdgeTls {
+		if v != nil {
+			return *v
+		}
+		var ret EdgeTls
+		return ret
+	}).(EdgeTlsOutput)
+}
+
+// The issuer signing the certificate; required for source issuerRef.
+func (o EdgeTlsPtrOutput) IssuerRef() CertManagerIssuerRefPtrOutput {
+	return o.ApplyT(func(v *EdgeTls) *CertManagerIssuerRef {
+		if v == nil {
+			return nil
+		}
+		return v.IssuerRef
+	}).(CertManagerIssuerRefPtrOutput)
+}
+
+// The ACME account; required for source letsEncrypt.
+func (o EdgeTlsPtrOutput) LetsEncrypt() LetsEncryptPtrOutput {
+	return o.ApplyT(func(v *EdgeTls) *LetsEncrypt {
+		if v == nil {
+			return nil
+		}
+		return v.LetsEncrypt
+	}).(LetsEncryptPtrOutput)
+}
+
+// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+func (o EdgeTlsPtrOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *EdgeTls) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRef
+	}).(pulumi.StringPtrOutput)
+}
+
 // A scratch volume, on node storage or in memory.
 type EmptyDir struct {
 	// Where the volume lives: node storage (empty) or memory.
@@ -1437,6 +6503,165 @@ func (o EmptyDirPtrOutput) SizeLimit() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+type EnvFromSources struct {
+	// ConfigMap names.
+	ConfigMaps []string `pulumi:"configMaps"`
+	// Secret names.
+	Secrets []string `pulumi:"secrets"`
+}
+
+// EnvFromSourcesInput is an input type that accepts EnvFromSourcesArgs and EnvFromSourcesOutput values.
+// You can construct a concrete instance of `EnvFromSourcesInput` via:
+//
+//	EnvFromSourcesArgs{...}
+type EnvFromSourcesInput interface {
+	pulumi.Input
+
+	ToEnvFromSourcesOutput() EnvFromSourcesOutput
+	ToEnvFromSourcesOutputWithContext(context.Context) EnvFromSourcesOutput
+}
+
+// Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+type EnvFromSourcesArgs struct {
+	// ConfigMap names.
+	ConfigMaps pulumi.StringArrayInput `pulumi:"configMaps"`
+	// Secret names.
+	Secrets pulumi.StringArrayInput `pulumi:"secrets"`
+}
+
+func (EnvFromSourcesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvFromSources)(nil)).Elem()
+}
+
+func (i EnvFromSourcesArgs) ToEnvFromSourcesOutput() EnvFromSourcesOutput {
+	return i.ToEnvFromSourcesOutputWithContext(context.Background())
+}
+
+func (i EnvFromSourcesArgs) ToEnvFromSourcesOutputWithContext(ctx context.Context) EnvFromSourcesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvFromSourcesOutput)
+}
+
+func (i EnvFromSourcesArgs) ToEnvFromSourcesPtrOutput() EnvFromSourcesPtrOutput {
+	return i.ToEnvFromSourcesPtrOutputWithContext(context.Background())
+}
+
+func (i EnvFromSourcesArgs) ToEnvFromSourcesPtrOutputWithContext(ctx context.Context) EnvFromSourcesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvFromSourcesOutput).ToEnvFromSourcesPtrOutputWithContext(ctx)
+}
+
+// EnvFromSourcesPtrInput is an input type that accepts EnvFromSourcesArgs, EnvFromSourcesPtr and EnvFromSourcesPtrOutput values.
+// You can construct a concrete instance of `EnvFromSourcesPtrInput` via:
+//
+//	        EnvFromSourcesArgs{...}
+//
+//	or:
+//
+//	        nil
+type EnvFromSourcesPtrInput interface {
+	pulumi.Input
+
+	ToEnvFromSourcesPtrOutput() EnvFromSourcesPtrOutput
+	ToEnvFromSourcesPtrOutputWithContext(context.Context) EnvFromSourcesPtrOutput
+}
+
+type envFromSourcesPtrType EnvFromSourcesArgs
+
+func EnvFromSourcesPtr(v *EnvFromSourcesArgs) EnvFromSourcesPtrInput {
+	return (*envFromSourcesPtrType)(v)
+}
+
+func (*envFromSourcesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvFromSources)(nil)).Elem()
+}
+
+func (i *envFromSourcesPtrType) ToEnvFromSourcesPtrOutput() EnvFromSourcesPtrOutput {
+	return i.ToEnvFromSourcesPtrOutputWithContext(context.Background())
+}
+
+func (i *envFromSourcesPtrType) ToEnvFromSourcesPtrOutputWithContext(ctx context.Context) EnvFromSourcesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(EnvFromSourcesPtrOutput)
+}
+
+// Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+type EnvFromSourcesOutput struct{ *pulumi.OutputState }
+
+func (EnvFromSourcesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EnvFromSources)(nil)).Elem()
+}
+
+func (o EnvFromSourcesOutput) ToEnvFromSourcesOutput() EnvFromSourcesOutput {
+	return o
+}
+
+func (o EnvFromSourcesOutput) ToEnvFromSourcesOutputWithContext(ctx context.Context) EnvFromSourcesOutput {
+	return o
+}
+
+func (o EnvFromSourcesOutput) ToEnvFromSourcesPtrOutput() EnvFromSourcesPtrOutput {
+	return o.ToEnvFromSourcesPtrOutputWithContext(context.Background())
+}
+
+func (o EnvFromSourcesOutput) ToEnvFromSourcesPtrOutputWithContext(ctx context.Context) EnvFromSourcesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EnvFromSources) *EnvFromSources {
+		return &v
+	}).(EnvFromSourcesPtrOutput)
+}
+
+// ConfigMap names.
+func (o EnvFromSourcesOutput) ConfigMaps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v EnvFromSources) []string { return v.ConfigMaps }).(pulumi.StringArrayOutput)
+}
+
+// Secret names.
+func (o EnvFromSourcesOutput) Secrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v EnvFromSources) []string { return v.Secrets }).(pulumi.StringArrayOutput)
+}
+
+type EnvFromSourcesPtrOutput struct{ *pulumi.OutputState }
+
+func (EnvFromSourcesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EnvFromSources)(nil)).Elem()
+}
+
+func (o EnvFromSourcesPtrOutput) ToEnvFromSourcesPtrOutput() EnvFromSourcesPtrOutput {
+	return o
+}
+
+func (o EnvFromSourcesPtrOutput) ToEnvFromSourcesPtrOutputWithContext(ctx context.Context) EnvFromSourcesPtrOutput {
+	return o
+}
+
+func (o EnvFromSourcesPtrOutput) Elem() EnvFromSourcesOutput {
+	return o.ApplyT(func(v *EnvFromSources) EnvFromSources {
+		if v != nil {
+			return *v
+		}
+		var ret EnvFromSources
+		return ret
+	}).(EnvFromSourcesOutput)
+}
+
+// ConfigMap names.
+func (o EnvFromSourcesPtrOutput) ConfigMaps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *EnvFromSources) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMaps
+	}).(pulumi.StringArrayOutput)
+}
+
+// Secret names.
+func (o EnvFromSourcesPtrOutput) Secrets() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *EnvFromSources) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Secrets
+	}).(pulumi.StringArrayOutput)
+}
+
 // One environment variable of the main container.
 type EnvVar struct {
 	// The variable's name.
@@ -1544,6 +6769,2012 @@ func (o EnvVarArrayOutput) Index(i pulumi.IntInput) EnvVarOutput {
 	return pulumi.All(o, i).ApplyT(func(vs []interface{}) EnvVar {
 		return vs[0].([]EnvVar)[vs[1].(int)]
 	}).(EnvVarOutput)
+}
+
+// The administrator front end: the component settings and its paths.
+type FeAdministrator struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// The paths written into its `config.js`.
+	Url *FeAdministratorUrl `pulumi:"url"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *FeAdministratorWorkloadType `pulumi:"workloadType"`
+}
+
+// FeAdministratorInput is an input type that accepts FeAdministratorArgs and FeAdministratorOutput values.
+// You can construct a concrete instance of `FeAdministratorInput` via:
+//
+//	FeAdministratorArgs{...}
+type FeAdministratorInput interface {
+	pulumi.Input
+
+	ToFeAdministratorOutput() FeAdministratorOutput
+	ToFeAdministratorOutputWithContext(context.Context) FeAdministratorOutput
+}
+
+// The administrator front end: the component settings and its paths.
+type FeAdministratorArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// The paths written into its `config.js`.
+	Url FeAdministratorUrlPtrInput `pulumi:"url"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType FeAdministratorWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (FeAdministratorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministrator)(nil)).Elem()
+}
+
+func (i FeAdministratorArgs) ToFeAdministratorOutput() FeAdministratorOutput {
+	return i.ToFeAdministratorOutputWithContext(context.Background())
+}
+
+func (i FeAdministratorArgs) ToFeAdministratorOutputWithContext(ctx context.Context) FeAdministratorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorOutput)
+}
+
+func (i FeAdministratorArgs) ToFeAdministratorPtrOutput() FeAdministratorPtrOutput {
+	return i.ToFeAdministratorPtrOutputWithContext(context.Background())
+}
+
+func (i FeAdministratorArgs) ToFeAdministratorPtrOutputWithContext(ctx context.Context) FeAdministratorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorOutput).ToFeAdministratorPtrOutputWithContext(ctx)
+}
+
+// FeAdministratorPtrInput is an input type that accepts FeAdministratorArgs, FeAdministratorPtr and FeAdministratorPtrOutput values.
+// You can construct a concrete instance of `FeAdministratorPtrInput` via:
+//
+//	        FeAdministratorArgs{...}
+//
+//	or:
+//
+//	        nil
+type FeAdministratorPtrInput interface {
+	pulumi.Input
+
+	ToFeAdministratorPtrOutput() FeAdministratorPtrOutput
+	ToFeAdministratorPtrOutputWithContext(context.Context) FeAdministratorPtrOutput
+}
+
+type feAdministratorPtrType FeAdministratorArgs
+
+func FeAdministratorPtr(v *FeAdministratorArgs) FeAdministratorPtrInput {
+	return (*feAdministratorPtrType)(v)
+}
+
+func (*feAdministratorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**FeAdministrator)(nil)).Elem()
+}
+
+func (i *feAdministratorPtrType) ToFeAdministratorPtrOutput() FeAdministratorPtrOutput {
+	return i.ToFeAdministratorPtrOutputWithContext(context.Background())
+}
+
+func (i *feAdministratorPtrType) ToFeAdministratorPtrOutputWithContext(ctx context.Context) FeAdministratorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorPtrOutput)
+}
+
+// The administrator front end: the component settings and its paths.
+type FeAdministratorOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministrator)(nil)).Elem()
+}
+
+func (o FeAdministratorOutput) ToFeAdministratorOutput() FeAdministratorOutput {
+	return o
+}
+
+func (o FeAdministratorOutput) ToFeAdministratorOutputWithContext(ctx context.Context) FeAdministratorOutput {
+	return o
+}
+
+func (o FeAdministratorOutput) ToFeAdministratorPtrOutput() FeAdministratorPtrOutput {
+	return o.ToFeAdministratorPtrOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorOutput) ToFeAdministratorPtrOutputWithContext(ctx context.Context) FeAdministratorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FeAdministrator) *FeAdministrator {
+		return &v
+	}).(FeAdministratorPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o FeAdministratorOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o FeAdministratorOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o FeAdministratorOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o FeAdministratorOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o FeAdministratorOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o FeAdministratorOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o FeAdministratorOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o FeAdministratorOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v FeAdministrator) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o FeAdministratorOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v FeAdministrator) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o FeAdministratorOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o FeAdministratorOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v FeAdministrator) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o FeAdministratorOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o FeAdministratorOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o FeAdministratorOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o FeAdministratorOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o FeAdministratorOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o FeAdministratorOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o FeAdministratorOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o FeAdministratorOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o FeAdministratorOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// The paths written into its `config.js`.
+func (o FeAdministratorOutput) Url() FeAdministratorUrlPtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *FeAdministratorUrl { return v.Url }).(FeAdministratorUrlPtrOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o FeAdministratorOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v FeAdministrator) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o FeAdministratorOutput) WorkloadType() FeAdministratorWorkloadTypePtrOutput {
+	return o.ApplyT(func(v FeAdministrator) *FeAdministratorWorkloadType { return v.WorkloadType }).(FeAdministratorWorkloadTypePtrOutput)
+}
+
+type FeAdministratorPtrOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FeAdministrator)(nil)).Elem()
+}
+
+func (o FeAdministratorPtrOutput) ToFeAdministratorPtrOutput() FeAdministratorPtrOutput {
+	return o
+}
+
+func (o FeAdministratorPtrOutput) ToFeAdministratorPtrOutputWithContext(ctx context.Context) FeAdministratorPtrOutput {
+	return o
+}
+
+func (o FeAdministratorPtrOutput) Elem() FeAdministratorOutput {
+	return o.ApplyT(func(v *FeAdministrator) FeAdministrator {
+		if v != nil {
+			return *v
+		}
+		var ret FeAdministrator
+		return ret
+	}).(FeAdministratorOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o FeAdministratorPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o FeAdministratorPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o FeAdministratorPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o FeAdministratorPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o FeAdministratorPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o FeAdministratorPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o FeAdministratorPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o FeAdministratorPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *FeAdministrator) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o FeAdministratorPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *FeAdministrator) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o FeAdministratorPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o FeAdministratorPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *FeAdministrator) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o FeAdministratorPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o FeAdministratorPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o FeAdministratorPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o FeAdministratorPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o FeAdministratorPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o FeAdministratorPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o FeAdministratorPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o FeAdministratorPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o FeAdministratorPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// The paths written into its `config.js`.
+func (o FeAdministratorPtrOutput) Url() FeAdministratorUrlPtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *FeAdministratorUrl {
+		if v == nil {
+			return nil
+		}
+		return v.Url
+	}).(FeAdministratorUrlPtrOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o FeAdministratorPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *FeAdministrator) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o FeAdministratorPtrOutput) WorkloadType() FeAdministratorWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *FeAdministrator) *FeAdministratorWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(FeAdministratorWorkloadTypePtrOutput)
+}
+
+// The administrator front end's paths, written into its `config.js`.
+type FeAdministratorUrl struct {
+	// The API's base URL.
+	Api *string `pulumi:"api"`
+	// The application's base path (informational: not written).
+	Base *string `pulumi:"base"`
+	// The login URL.
+	Login *string `pulumi:"login"`
+	// The logout URL.
+	Logout *string `pulumi:"logout"`
+}
+
+// FeAdministratorUrlInput is an input type that accepts FeAdministratorUrlArgs and FeAdministratorUrlOutput values.
+// You can construct a concrete instance of `FeAdministratorUrlInput` via:
+//
+//	FeAdministratorUrlArgs{...}
+type FeAdministratorUrlInput interface {
+	pulumi.Input
+
+	ToFeAdministratorUrlOutput() FeAdministratorUrlOutput
+	ToFeAdministratorUrlOutputWithContext(context.Context) FeAdministratorUrlOutput
+}
+
+// The administrator front end's paths, written into its `config.js`.
+type FeAdministratorUrlArgs struct {
+	// The API's base URL.
+	Api pulumi.StringPtrInput `pulumi:"api"`
+	// The application's base path (informational: not written).
+	Base pulumi.StringPtrInput `pulumi:"base"`
+	// The login URL.
+	Login pulumi.StringPtrInput `pulumi:"login"`
+	// The logout URL.
+	Logout pulumi.StringPtrInput `pulumi:"logout"`
+}
+
+func (FeAdministratorUrlArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministratorUrl)(nil)).Elem()
+}
+
+func (i FeAdministratorUrlArgs) ToFeAdministratorUrlOutput() FeAdministratorUrlOutput {
+	return i.ToFeAdministratorUrlOutputWithContext(context.Background())
+}
+
+func (i FeAdministratorUrlArgs) ToFeAdministratorUrlOutputWithContext(ctx context.Context) FeAdministratorUrlOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorUrlOutput)
+}
+
+func (i FeAdministratorUrlArgs) ToFeAdministratorUrlPtrOutput() FeAdministratorUrlPtrOutput {
+	return i.ToFeAdministratorUrlPtrOutputWithContext(context.Background())
+}
+
+func (i FeAdministratorUrlArgs) ToFeAdministratorUrlPtrOutputWithContext(ctx context.Context) FeAdministratorUrlPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorUrlOutput).ToFeAdministratorUrlPtrOutputWithContext(ctx)
+}
+
+// FeAdministratorUrlPtrInput is an input type that accepts FeAdministratorUrlArgs, FeAdministratorUrlPtr and FeAdministratorUrlPtrOutput values.
+// You can construct a concrete instance of `FeAdministratorUrlPtrInput` via:
+//
+//	        FeAdministratorUrlArgs{...}
+//
+//	or:
+//
+//	        nil
+type FeAdministratorUrlPtrInput interface {
+	pulumi.Input
+
+	ToFeAdministratorUrlPtrOutput() FeAdministratorUrlPtrOutput
+	ToFeAdministratorUrlPtrOutputWithContext(context.Context) FeAdministratorUrlPtrOutput
+}
+
+type feAdministratorUrlPtrType FeAdministratorUrlArgs
+
+func FeAdministratorUrlPtr(v *FeAdministratorUrlArgs) FeAdministratorUrlPtrInput {
+	return (*feAdministratorUrlPtrType)(v)
+}
+
+func (*feAdministratorUrlPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**FeAdministratorUrl)(nil)).Elem()
+}
+
+func (i *feAdministratorUrlPtrType) ToFeAdministratorUrlPtrOutput() FeAdministratorUrlPtrOutput {
+	return i.ToFeAdministratorUrlPtrOutputWithContext(context.Background())
+}
+
+func (i *feAdministratorUrlPtrType) ToFeAdministratorUrlPtrOutputWithContext(ctx context.Context) FeAdministratorUrlPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(FeAdministratorUrlPtrOutput)
+}
+
+// The administrator front end's paths, written into its `config.js`.
+type FeAdministratorUrlOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorUrlOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FeAdministratorUrl)(nil)).Elem()
+}
+
+func (o FeAdministratorUrlOutput) ToFeAdministratorUrlOutput() FeAdministratorUrlOutput {
+	return o
+}
+
+func (o FeAdministratorUrlOutput) ToFeAdministratorUrlOutputWithContext(ctx context.Context) FeAdministratorUrlOutput {
+	return o
+}
+
+func (o FeAdministratorUrlOutput) ToFeAdministratorUrlPtrOutput() FeAdministratorUrlPtrOutput {
+	return o.ToFeAdministratorUrlPtrOutputWithContext(context.Background())
+}
+
+func (o FeAdministratorUrlOutput) ToFeAdministratorUrlPtrOutputWithContext(ctx context.Context) FeAdministratorUrlPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FeAdministratorUrl) *FeAdministratorUrl {
+		return &v
+	}).(FeAdministratorUrlPtrOutput)
+}
+
+// The API's base URL.
+func (o FeAdministratorUrlOutput) Api() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FeAdministratorUrl) *string { return v.Api }).(pulumi.StringPtrOutput)
+}
+
+// The application's base path (informational: not written).
+func (o FeAdministratorUrlOutput) Base() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FeAdministratorUrl) *string { return v.Base }).(pulumi.StringPtrOutput)
+}
+
+// The login URL.
+func (o FeAdministratorUrlOutput) Login() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FeAdministratorUrl) *string { return v.Login }).(pulumi.StringPtrOutput)
+}
+
+// The logout URL.
+func (o FeAdministratorUrlOutput) Logout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v FeAdministratorUrl) *string { return v.Logout }).(pulumi.StringPtrOutput)
+}
+
+type FeAdministratorUrlPtrOutput struct{ *pulumi.OutputState }
+
+func (FeAdministratorUrlPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FeAdministratorUrl)(nil)).Elem()
+}
+
+func (o FeAdministratorUrlPtrOutput) ToFeAdministratorUrlPtrOutput() FeAdministratorUrlPtrOutput {
+	return o
+}
+
+func (o FeAdministratorUrlPtrOutput) ToFeAdministratorUrlPtrOutputWithContext(ctx context.Context) FeAdministratorUrlPtrOutput {
+	return o
+}
+
+func (o FeAdministratorUrlPtrOutput) Elem() FeAdministratorUrlOutput {
+	return o.ApplyT(func(v *FeAdministratorUrl) FeAdministratorUrl {
+		if v != nil {
+			return *v
+		}
+		var ret FeAdministratorUrl
+		return ret
+	}).(FeAdministratorUrlOutput)
+}
+
+// The API's base URL.
+func (o FeAdministratorUrlPtrOutput) Api() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FeAdministratorUrl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Api
+	}).(pulumi.StringPtrOutput)
+}
+
+// The application's base path (informational: not written).
+func (o FeAdministratorUrlPtrOutput) Base() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FeAdministratorUrl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Base
+	}).(pulumi.StringPtrOutput)
+}
+
+// The login URL.
+func (o FeAdministratorUrlPtrOutput) Login() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FeAdministratorUrl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Login
+	}).(pulumi.StringPtrOutput)
+}
+
+// The logout URL.
+func (o FeAdministratorUrlPtrOutput) Logout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *FeAdministratorUrl) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Logout
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Kong gateway (DB-less): the component settings and its plugins.
+type Gateway struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// The cors plugin.
+	Cors *GatewayCors `pulumi:"cors"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// Request logging.
+	Logging *GatewayLogging `pulumi:"logging"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+	TrustedIps []string `pulumi:"trustedIps"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *GatewayWorkloadType `pulumi:"workloadType"`
+}
+
+// GatewayInput is an input type that accepts GatewayArgs and GatewayOutput values.
+// You can construct a concrete instance of `GatewayInput` via:
+//
+//	GatewayArgs{...}
+type GatewayInput interface {
+	pulumi.Input
+
+	ToGatewayOutput() GatewayOutput
+	ToGatewayOutputWithContext(context.Context) GatewayOutput
+}
+
+// The Kong gateway (DB-less): the component settings and its plugins.
+type GatewayArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// The cors plugin.
+	Cors GatewayCorsPtrInput `pulumi:"cors"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// Request logging.
+	Logging GatewayLoggingPtrInput `pulumi:"logging"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+	TrustedIps pulumi.StringArrayInput `pulumi:"trustedIps"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType GatewayWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (GatewayArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Gateway)(nil)).Elem()
+}
+
+func (i GatewayArgs) ToGatewayOutput() GatewayOutput {
+	return i.ToGatewayOutputWithContext(context.Background())
+}
+
+func (i GatewayArgs) ToGatewayOutputWithContext(ctx context.Context) GatewayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayOutput)
+}
+
+func (i GatewayArgs) ToGatewayPtrOutput() GatewayPtrOutput {
+	return i.ToGatewayPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayArgs) ToGatewayPtrOutputWithContext(ctx context.Context) GatewayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayOutput).ToGatewayPtrOutputWithContext(ctx)
+}
+
+// GatewayPtrInput is an input type that accepts GatewayArgs, GatewayPtr and GatewayPtrOutput values.
+// You can construct a concrete instance of `GatewayPtrInput` via:
+//
+//	        GatewayArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayPtrInput interface {
+	pulumi.Input
+
+	ToGatewayPtrOutput() GatewayPtrOutput
+	ToGatewayPtrOutputWithContext(context.Context) GatewayPtrOutput
+}
+
+type gatewayPtrType GatewayArgs
+
+func GatewayPtr(v *GatewayArgs) GatewayPtrInput {
+	return (*gatewayPtrType)(v)
+}
+
+func (*gatewayPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Gateway)(nil)).Elem()
+}
+
+func (i *gatewayPtrType) ToGatewayPtrOutput() GatewayPtrOutput {
+	return i.ToGatewayPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayPtrType) ToGatewayPtrOutputWithContext(ctx context.Context) GatewayPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayPtrOutput)
+}
+
+// The Kong gateway (DB-less): the component settings and its plugins.
+type GatewayOutput struct{ *pulumi.OutputState }
+
+func (GatewayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Gateway)(nil)).Elem()
+}
+
+func (o GatewayOutput) ToGatewayOutput() GatewayOutput {
+	return o
+}
+
+func (o GatewayOutput) ToGatewayOutputWithContext(ctx context.Context) GatewayOutput {
+	return o
+}
+
+func (o GatewayOutput) ToGatewayPtrOutput() GatewayPtrOutput {
+	return o.ToGatewayPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayOutput) ToGatewayPtrOutputWithContext(ctx context.Context) GatewayPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Gateway) *Gateway {
+		return &v
+	}).(GatewayPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o GatewayOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Gateway) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o GatewayOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v Gateway) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o GatewayOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v Gateway) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// The cors plugin.
+func (o GatewayOutput) Cors() GatewayCorsPtrOutput {
+	return o.ApplyT(func(v Gateway) *GatewayCors { return v.Cors }).(GatewayCorsPtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o GatewayOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v Gateway) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o GatewayOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Gateway) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o GatewayOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Gateway) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// Request logging.
+func (o GatewayOutput) Logging() GatewayLoggingPtrOutput {
+	return o.ApplyT(func(v Gateway) *GatewayLogging { return v.Logging }).(GatewayLoggingPtrOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o GatewayOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v Gateway) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o GatewayOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Gateway) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o GatewayOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Gateway) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o GatewayOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v Gateway) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o GatewayOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Gateway) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o GatewayOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v Gateway) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o GatewayOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Gateway) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o GatewayOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v Gateway) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o GatewayOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v Gateway) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o GatewayOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v Gateway) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o GatewayOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v Gateway) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o GatewayOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v Gateway) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o GatewayOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Gateway) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o GatewayOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Gateway) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+func (o GatewayOutput) TrustedIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v Gateway) []string { return v.TrustedIps }).(pulumi.StringArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o GatewayOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v Gateway) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o GatewayOutput) WorkloadType() GatewayWorkloadTypePtrOutput {
+	return o.ApplyT(func(v Gateway) *GatewayWorkloadType { return v.WorkloadType }).(GatewayWorkloadTypePtrOutput)
+}
+
+type GatewayPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Gateway)(nil)).Elem()
+}
+
+func (o GatewayPtrOutput) ToGatewayPtrOutput() GatewayPtrOutput {
+	return o
+}
+
+func (o GatewayPtrOutput) ToGatewayPtrOutputWithContext(ctx context.Context) GatewayPtrOutput {
+	return o
+}
+
+func (o GatewayPtrOutput) Elem() GatewayOutput {
+	return o.ApplyT(func(v *Gateway) Gateway {
+		if v != nil {
+			return *v
+		}
+		var ret Gateway
+		return ret
+	}).(GatewayOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o GatewayPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Gateway) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o GatewayPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *Gateway) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o GatewayPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *Gateway) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// The cors plugin.
+func (o GatewayPtrOutput) Cors() GatewayCorsPtrOutput {
+	return o.ApplyT(func(v *Gateway) *GatewayCors {
+		if v == nil {
+			return nil
+		}
+		return v.Cors
+	}).(GatewayCorsPtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o GatewayPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *Gateway) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o GatewayPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Gateway) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o GatewayPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Gateway) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Request logging.
+func (o GatewayPtrOutput) Logging() GatewayLoggingPtrOutput {
+	return o.ApplyT(func(v *Gateway) *GatewayLogging {
+		if v == nil {
+			return nil
+		}
+		return v.Logging
+	}).(GatewayLoggingPtrOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o GatewayPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *Gateway) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o GatewayPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Gateway) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o GatewayPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Gateway) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o GatewayPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *Gateway) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o GatewayPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Gateway) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o GatewayPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *Gateway) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o GatewayPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Gateway) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o GatewayPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *Gateway) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o GatewayPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *Gateway) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o GatewayPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *Gateway) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o GatewayPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *Gateway) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o GatewayPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *Gateway) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o GatewayPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Gateway) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o GatewayPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Gateway) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+func (o GatewayPtrOutput) TrustedIps() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *Gateway) []string {
+		if v == nil {
+			return nil
+		}
+		return v.TrustedIps
+	}).(pulumi.StringArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o GatewayPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *Gateway) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o GatewayPtrOutput) WorkloadType() GatewayWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *Gateway) *GatewayWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(GatewayWorkloadTypePtrOutput)
+}
+
+// A Gateway API edge: a Gateway of its own, or a route on an existing one.
+type GatewayApi struct {
+	// Render a Gateway of this class (with the route and the certificate objects).
+	GatewayClassName *string `pulumi:"gatewayClassName"`
+	// Attach the route to an existing Gateway instead (it wins when both are set).
+	ParentRef *GatewayParentRef `pulumi:"parentRef"`
+}
+
+// GatewayApiInput is an input type that accepts GatewayApiArgs and GatewayApiOutput values.
+// You can construct a concrete instance of `GatewayApiInput` via:
+//
+//	GatewayApiArgs{...}
+type GatewayApiInput interface {
+	pulumi.Input
+
+	ToGatewayApiOutput() GatewayApiOutput
+	ToGatewayApiOutputWithContext(context.Context) GatewayApiOutput
+}
+
+// A Gateway API edge: a Gateway of its own, or a route on an existing one.
+type GatewayApiArgs struct {
+	// Render a Gateway of this class (with the route and the certificate objects).
+	GatewayClassName pulumi.StringPtrInput `pulumi:"gatewayClassName"`
+	// Attach the route to an existing Gateway instead (it wins when both are set).
+	ParentRef GatewayParentRefPtrInput `pulumi:"parentRef"`
+}
+
+func (GatewayApiArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayApi)(nil)).Elem()
+}
+
+func (i GatewayApiArgs) ToGatewayApiOutput() GatewayApiOutput {
+	return i.ToGatewayApiOutputWithContext(context.Background())
+}
+
+func (i GatewayApiArgs) ToGatewayApiOutputWithContext(ctx context.Context) GatewayApiOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayApiOutput)
+}
+
+func (i GatewayApiArgs) ToGatewayApiPtrOutput() GatewayApiPtrOutput {
+	return i.ToGatewayApiPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayApiArgs) ToGatewayApiPtrOutputWithContext(ctx context.Context) GatewayApiPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayApiOutput).ToGatewayApiPtrOutputWithContext(ctx)
+}
+
+// GatewayApiPtrInput is an input type that accepts GatewayApiArgs, GatewayApiPtr and GatewayApiPtrOutput values.
+// You can construct a concrete instance of `GatewayApiPtrInput` via:
+//
+//	        GatewayApiArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayApiPtrInput interface {
+	pulumi.Input
+
+	ToGatewayApiPtrOutput() GatewayApiPtrOutput
+	ToGatewayApiPtrOutputWithContext(context.Context) GatewayApiPtrOutput
+}
+
+type gatewayApiPtrType GatewayApiArgs
+
+func GatewayApiPtr(v *GatewayApiArgs) GatewayApiPtrInput {
+	return (*gatewayApiPtrType)(v)
+}
+
+func (*gatewayApiPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayApi)(nil)).Elem()
+}
+
+func (i *gatewayApiPtrType) ToGatewayApiPtrOutput() GatewayApiPtrOutput {
+	return i.ToGatewayApiPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayApiPtrType) ToGatewayApiPtrOutputWithContext(ctx context.Context) GatewayApiPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayApiPtrOutput)
+}
+
+// A Gateway API edge: a Gateway of its own, or a route on an existing one.
+type GatewayApiOutput struct{ *pulumi.OutputState }
+
+func (GatewayApiOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayApi)(nil)).Elem()
+}
+
+func (o GatewayApiOutput) ToGatewayApiOutput() GatewayApiOutput {
+	return o
+}
+
+func (o GatewayApiOutput) ToGatewayApiOutputWithContext(ctx context.Context) GatewayApiOutput {
+	return o
+}
+
+func (o GatewayApiOutput) ToGatewayApiPtrOutput() GatewayApiPtrOutput {
+	return o.ToGatewayApiPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayApiOutput) ToGatewayApiPtrOutputWithContext(ctx context.Context) GatewayApiPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayApi) *GatewayApi {
+		return &v
+	}).(GatewayApiPtrOutput)
+}
+
+// Render a Gateway of this class (with the route and the certificate objects).
+func (o GatewayApiOutput) GatewayClassName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GatewayApi) *string { return v.GatewayClassName }).(pulumi.StringPtrOutput)
+}
+
+// Attach the route to an existing Gateway instead (it wins when both are set).
+func (o GatewayApiOutput) ParentRef() GatewayParentRefPtrOutput {
+	return o.ApplyT(func(v GatewayApi) *GatewayParentRef { return v.ParentRef }).(GatewayParentRefPtrOutput)
+}
+
+type GatewayApiPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayApiPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayApi)(nil)).Elem()
+}
+
+func (o GatewayApiPtrOutput) ToGatewayApiPtrOutput() GatewayApiPtrOutput {
+	return o
+}
+
+func (o GatewayApiPtrOutput) ToGatewayApiPtrOutputWithContext(ctx context.Context) GatewayApiPtrOutput {
+	return o
+}
+
+func (o GatewayApiPtrOutput) Elem() GatewayApiOutput {
+	return o.ApplyT(func(v *GatewayApi) GatewayApi {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayApi
+		return ret
+	}).(GatewayApiOutput)
+}
+
+// Render a Gateway of this class (with the route and the certificate objects).
+func (o GatewayApiPtrOutput) GatewayClassName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GatewayApi) *string {
+		if v == nil {
+			return nil
+		}
+		return v.GatewayClassName
+	}).(pulumi.StringPtrOutput)
+}
+
+// Attach the route to an existing Gateway instead (it wins when both are set).
+func (o GatewayApiPtrOutput) ParentRef() GatewayParentRefPtrOutput {
+	return o.ApplyT(func(v *GatewayApi) *GatewayParentRef {
+		if v == nil {
+			return nil
+		}
+		return v.ParentRef
+	}).(GatewayParentRefPtrOutput)
+}
+
+// The gateway's cors plugin.
+type GatewayCors struct {
+	// Turn the cors plugin on.
+	Enabled *bool `pulumi:"enabled"`
+	// Headers exposed to the browser (default: `X-Auth-Token`).
+	ExposedHeaders []string `pulumi:"exposedHeaders"`
+	// Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+	Origins []string `pulumi:"origins"`
+}
+
+// GatewayCorsInput is an input type that accepts GatewayCorsArgs and GatewayCorsOutput values.
+// You can construct a concrete instance of `GatewayCorsInput` via:
+//
+//	GatewayCorsArgs{...}
+type GatewayCorsInput interface {
+	pulumi.Input
+
+	ToGatewayCorsOutput() GatewayCorsOutput
+	ToGatewayCorsOutputWithContext(context.Context) GatewayCorsOutput
+}
+
+// The gateway's cors plugin.
+type GatewayCorsArgs struct {
+	// Turn the cors plugin on.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Headers exposed to the browser (default: `X-Auth-Token`).
+	ExposedHeaders pulumi.StringArrayInput `pulumi:"exposedHeaders"`
+	// Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+	Origins pulumi.StringArrayInput `pulumi:"origins"`
+}
+
+func (GatewayCorsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayCors)(nil)).Elem()
+}
+
+func (i GatewayCorsArgs) ToGatewayCorsOutput() GatewayCorsOutput {
+	return i.ToGatewayCorsOutputWithContext(context.Background())
+}
+
+func (i GatewayCorsArgs) ToGatewayCorsOutputWithContext(ctx context.Context) GatewayCorsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayCorsOutput)
+}
+
+func (i GatewayCorsArgs) ToGatewayCorsPtrOutput() GatewayCorsPtrOutput {
+	return i.ToGatewayCorsPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayCorsArgs) ToGatewayCorsPtrOutputWithContext(ctx context.Context) GatewayCorsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayCorsOutput).ToGatewayCorsPtrOutputWithContext(ctx)
+}
+
+// GatewayCorsPtrInput is an input type that accepts GatewayCorsArgs, GatewayCorsPtr and GatewayCorsPtrOutput values.
+// You can construct a concrete instance of `GatewayCorsPtrInput` via:
+//
+//	        GatewayCorsArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayCorsPtrInput interface {
+	pulumi.Input
+
+	ToGatewayCorsPtrOutput() GatewayCorsPtrOutput
+	ToGatewayCorsPtrOutputWithContext(context.Context) GatewayCorsPtrOutput
+}
+
+type gatewayCorsPtrType GatewayCorsArgs
+
+func GatewayCorsPtr(v *GatewayCorsArgs) GatewayCorsPtrInput {
+	return (*gatewayCorsPtrType)(v)
+}
+
+func (*gatewayCorsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayCors)(nil)).Elem()
+}
+
+func (i *gatewayCorsPtrType) ToGatewayCorsPtrOutput() GatewayCorsPtrOutput {
+	return i.ToGatewayCorsPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayCorsPtrType) ToGatewayCorsPtrOutputWithContext(ctx context.Context) GatewayCorsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayCorsPtrOutput)
+}
+
+// The gateway's cors plugin.
+type GatewayCorsOutput struct{ *pulumi.OutputState }
+
+func (GatewayCorsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayCors)(nil)).Elem()
+}
+
+func (o GatewayCorsOutput) ToGatewayCorsOutput() GatewayCorsOutput {
+	return o
+}
+
+func (o GatewayCorsOutput) ToGatewayCorsOutputWithContext(ctx context.Context) GatewayCorsOutput {
+	return o
+}
+
+func (o GatewayCorsOutput) ToGatewayCorsPtrOutput() GatewayCorsPtrOutput {
+	return o.ToGatewayCorsPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayCorsOutput) ToGatewayCorsPtrOutputWithContext(ctx context.Context) GatewayCorsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayCors) *GatewayCors {
+		return &v
+	}).(GatewayCorsPtrOutput)
+}
+
+// Turn the cors plugin on.
+func (o GatewayCorsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GatewayCors) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Headers exposed to the browser (default: `X-Auth-Token`).
+func (o GatewayCorsOutput) ExposedHeaders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GatewayCors) []string { return v.ExposedHeaders }).(pulumi.StringArrayOutput)
+}
+
+// Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+func (o GatewayCorsOutput) Origins() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GatewayCors) []string { return v.Origins }).(pulumi.StringArrayOutput)
+}
+
+type GatewayCorsPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayCorsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayCors)(nil)).Elem()
+}
+
+func (o GatewayCorsPtrOutput) ToGatewayCorsPtrOutput() GatewayCorsPtrOutput {
+	return o
+}
+
+func (o GatewayCorsPtrOutput) ToGatewayCorsPtrOutputWithContext(ctx context.Context) GatewayCorsPtrOutput {
+	return o
+}
+
+func (o GatewayCorsPtrOutput) Elem() GatewayCorsOutput {
+	return o.ApplyT(func(v *GatewayCors) GatewayCors {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayCors
+		return ret
+	}).(GatewayCorsOutput)
+}
+
+// Turn the cors plugin on.
+func (o GatewayCorsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GatewayCors) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Headers exposed to the browser (default: `X-Auth-Token`).
+func (o GatewayCorsPtrOutput) ExposedHeaders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GatewayCors) []string {
+		if v == nil {
+			return nil
+		}
+		return v.ExposedHeaders
+	}).(pulumi.StringArrayOutput)
+}
+
+// Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+func (o GatewayCorsPtrOutput) Origins() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *GatewayCors) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Origins
+	}).(pulumi.StringArrayOutput)
+}
+
+// The gateway's request logging.
+type GatewayLogging struct {
+	// Log every request to standard output (the file-log plugin).
+	Request *bool `pulumi:"request"`
+}
+
+// GatewayLoggingInput is an input type that accepts GatewayLoggingArgs and GatewayLoggingOutput values.
+// You can construct a concrete instance of `GatewayLoggingInput` via:
+//
+//	GatewayLoggingArgs{...}
+type GatewayLoggingInput interface {
+	pulumi.Input
+
+	ToGatewayLoggingOutput() GatewayLoggingOutput
+	ToGatewayLoggingOutputWithContext(context.Context) GatewayLoggingOutput
+}
+
+// The gateway's request logging.
+type GatewayLoggingArgs struct {
+	// Log every request to standard output (the file-log plugin).
+	Request pulumi.BoolPtrInput `pulumi:"request"`
+}
+
+func (GatewayLoggingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayLogging)(nil)).Elem()
+}
+
+func (i GatewayLoggingArgs) ToGatewayLoggingOutput() GatewayLoggingOutput {
+	return i.ToGatewayLoggingOutputWithContext(context.Background())
+}
+
+func (i GatewayLoggingArgs) ToGatewayLoggingOutputWithContext(ctx context.Context) GatewayLoggingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayLoggingOutput)
+}
+
+func (i GatewayLoggingArgs) ToGatewayLoggingPtrOutput() GatewayLoggingPtrOutput {
+	return i.ToGatewayLoggingPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayLoggingArgs) ToGatewayLoggingPtrOutputWithContext(ctx context.Context) GatewayLoggingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayLoggingOutput).ToGatewayLoggingPtrOutputWithContext(ctx)
+}
+
+// GatewayLoggingPtrInput is an input type that accepts GatewayLoggingArgs, GatewayLoggingPtr and GatewayLoggingPtrOutput values.
+// You can construct a concrete instance of `GatewayLoggingPtrInput` via:
+//
+//	        GatewayLoggingArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayLoggingPtrInput interface {
+	pulumi.Input
+
+	ToGatewayLoggingPtrOutput() GatewayLoggingPtrOutput
+	ToGatewayLoggingPtrOutputWithContext(context.Context) GatewayLoggingPtrOutput
+}
+
+type gatewayLoggingPtrType GatewayLoggingArgs
+
+func GatewayLoggingPtr(v *GatewayLoggingArgs) GatewayLoggingPtrInput {
+	return (*gatewayLoggingPtrType)(v)
+}
+
+func (*gatewayLoggingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayLogging)(nil)).Elem()
+}
+
+func (i *gatewayLoggingPtrType) ToGatewayLoggingPtrOutput() GatewayLoggingPtrOutput {
+	return i.ToGatewayLoggingPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayLoggingPtrType) ToGatewayLoggingPtrOutputWithContext(ctx context.Context) GatewayLoggingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayLoggingPtrOutput)
+}
+
+// The gateway's request logging.
+type GatewayLoggingOutput struct{ *pulumi.OutputState }
+
+func (GatewayLoggingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayLogging)(nil)).Elem()
+}
+
+func (o GatewayLoggingOutput) ToGatewayLoggingOutput() GatewayLoggingOutput {
+	return o
+}
+
+func (o GatewayLoggingOutput) ToGatewayLoggingOutputWithContext(ctx context.Context) GatewayLoggingOutput {
+	return o
+}
+
+func (o GatewayLoggingOutput) ToGatewayLoggingPtrOutput() GatewayLoggingPtrOutput {
+	return o.ToGatewayLoggingPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayLoggingOutput) ToGatewayLoggingPtrOutputWithContext(ctx context.Context) GatewayLoggingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayLogging) *GatewayLogging {
+		return &v
+	}).(GatewayLoggingPtrOutput)
+}
+
+// Log every request to standard output (the file-log plugin).
+func (o GatewayLoggingOutput) Request() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GatewayLogging) *bool { return v.Request }).(pulumi.BoolPtrOutput)
+}
+
+type GatewayLoggingPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayLoggingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayLogging)(nil)).Elem()
+}
+
+func (o GatewayLoggingPtrOutput) ToGatewayLoggingPtrOutput() GatewayLoggingPtrOutput {
+	return o
+}
+
+func (o GatewayLoggingPtrOutput) ToGatewayLoggingPtrOutputWithContext(ctx context.Context) GatewayLoggingPtrOutput {
+	return o
+}
+
+func (o GatewayLoggingPtrOutput) Elem() GatewayLoggingOutput {
+	return o.ApplyT(func(v *GatewayLogging) GatewayLogging {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayLogging
+		return ret
+	}).(GatewayLoggingOutput)
+}
+
+// Log every request to standard output (the file-log plugin).
+func (o GatewayLoggingPtrOutput) Request() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *GatewayLogging) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Request
+	}).(pulumi.BoolPtrOutput)
+}
+
+// An existing Gateway (and optionally one of its listeners) the route attaches to.
+type GatewayParentRef struct {
+	// The Gateway's name.
+	Name string `pulumi:"name"`
+	// The Gateway's namespace (default: the route's).
+	Namespace *string `pulumi:"namespace"`
+	// One listener of the Gateway, by name (default: every compatible listener).
+	SectionName *string `pulumi:"sectionName"`
+}
+
+// GatewayParentRefInput is an input type that accepts GatewayParentRefArgs and GatewayParentRefOutput values.
+// You can construct a concrete instance of `GatewayParentRefInput` via:
+//
+//	GatewayParentRefArgs{...}
+type GatewayParentRefInput interface {
+	pulumi.Input
+
+	ToGatewayParentRefOutput() GatewayParentRefOutput
+	ToGatewayParentRefOutputWithContext(context.Context) GatewayParentRefOutput
+}
+
+// An existing Gateway (and optionally one of its listeners) the route attaches to.
+type GatewayParentRefArgs struct {
+	// The Gateway's name.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The Gateway's namespace (default: the route's).
+	Namespace pulumi.StringPtrInput `pulumi:"namespace"`
+	// One listener of the Gateway, by name (default: every compatible listener).
+	SectionName pulumi.StringPtrInput `pulumi:"sectionName"`
+}
+
+func (GatewayParentRefArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayParentRef)(nil)).Elem()
+}
+
+func (i GatewayParentRefArgs) ToGatewayParentRefOutput() GatewayParentRefOutput {
+	return i.ToGatewayParentRefOutputWithContext(context.Background())
+}
+
+func (i GatewayParentRefArgs) ToGatewayParentRefOutputWithContext(ctx context.Context) GatewayParentRefOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayParentRefOutput)
+}
+
+func (i GatewayParentRefArgs) ToGatewayParentRefPtrOutput() GatewayParentRefPtrOutput {
+	return i.ToGatewayParentRefPtrOutputWithContext(context.Background())
+}
+
+func (i GatewayParentRefArgs) ToGatewayParentRefPtrOutputWithContext(ctx context.Context) GatewayParentRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayParentRefOutput).ToGatewayParentRefPtrOutputWithContext(ctx)
+}
+
+// GatewayParentRefPtrInput is an input type that accepts GatewayParentRefArgs, GatewayParentRefPtr and GatewayParentRefPtrOutput values.
+// You can construct a concrete instance of `GatewayParentRefPtrInput` via:
+//
+//	        GatewayParentRefArgs{...}
+//
+//	or:
+//
+//	        nil
+type GatewayParentRefPtrInput interface {
+	pulumi.Input
+
+	ToGatewayParentRefPtrOutput() GatewayParentRefPtrOutput
+	ToGatewayParentRefPtrOutputWithContext(context.Context) GatewayParentRefPtrOutput
+}
+
+type gatewayParentRefPtrType GatewayParentRefArgs
+
+func GatewayParentRefPtr(v *GatewayParentRefArgs) GatewayParentRefPtrInput {
+	return (*gatewayParentRefPtrType)(v)
+}
+
+func (*gatewayParentRefPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayParentRef)(nil)).Elem()
+}
+
+func (i *gatewayParentRefPtrType) ToGatewayParentRefPtrOutput() GatewayParentRefPtrOutput {
+	return i.ToGatewayParentRefPtrOutputWithContext(context.Background())
+}
+
+func (i *gatewayParentRefPtrType) ToGatewayParentRefPtrOutputWithContext(ctx context.Context) GatewayParentRefPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(GatewayParentRefPtrOutput)
+}
+
+// An existing Gateway (and optionally one of its listeners) the route attaches to.
+type GatewayParentRefOutput struct{ *pulumi.OutputState }
+
+func (GatewayParentRefOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GatewayParentRef)(nil)).Elem()
+}
+
+func (o GatewayParentRefOutput) ToGatewayParentRefOutput() GatewayParentRefOutput {
+	return o
+}
+
+func (o GatewayParentRefOutput) ToGatewayParentRefOutputWithContext(ctx context.Context) GatewayParentRefOutput {
+	return o
+}
+
+func (o GatewayParentRefOutput) ToGatewayParentRefPtrOutput() GatewayParentRefPtrOutput {
+	return o.ToGatewayParentRefPtrOutputWithContext(context.Background())
+}
+
+func (o GatewayParentRefOutput) ToGatewayParentRefPtrOutputWithContext(ctx context.Context) GatewayParentRefPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GatewayParentRef) *GatewayParentRef {
+		return &v
+	}).(GatewayParentRefPtrOutput)
+}
+
+// The Gateway's name.
+func (o GatewayParentRefOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GatewayParentRef) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The Gateway's namespace (default: the route's).
+func (o GatewayParentRefOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GatewayParentRef) *string { return v.Namespace }).(pulumi.StringPtrOutput)
+}
+
+// One listener of the Gateway, by name (default: every compatible listener).
+func (o GatewayParentRefOutput) SectionName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GatewayParentRef) *string { return v.SectionName }).(pulumi.StringPtrOutput)
+}
+
+type GatewayParentRefPtrOutput struct{ *pulumi.OutputState }
+
+func (GatewayParentRefPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GatewayParentRef)(nil)).Elem()
+}
+
+func (o GatewayParentRefPtrOutput) ToGatewayParentRefPtrOutput() GatewayParentRefPtrOutput {
+	return o
+}
+
+func (o GatewayParentRefPtrOutput) ToGatewayParentRefPtrOutputWithContext(ctx context.Context) GatewayParentRefPtrOutput {
+	return o
+}
+
+func (o GatewayParentRefPtrOutput) Elem() GatewayParentRefOutput {
+	return o.ApplyT(func(v *GatewayParentRef) GatewayParentRef {
+		if v != nil {
+			return *v
+		}
+		var ret GatewayParentRef
+		return ret
+	}).(GatewayParentRefOutput)
+}
+
+// The Gateway's name.
+func (o GatewayParentRefPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GatewayParentRef) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Gateway's namespace (default: the route's).
+func (o GatewayParentRefPtrOutput) Namespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GatewayParentRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Namespace
+	}).(pulumi.StringPtrOutput)
+}
+
+// One listener of the Gateway, by name (default: every compatible listener).
+func (o GatewayParentRefPtrOutput) SectionName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *GatewayParentRef) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SectionName
+	}).(pulumi.StringPtrOutput)
 }
 
 // How the connector's health endpoint is watched between runs (`status`, `status --check`), as the operator's `Healthy` condition watches it; nothing is rendered from it.
@@ -1741,6 +8972,146 @@ func (o HealthCheckPtrOutput) TimeoutSeconds() pulumi.IntPtrOutput {
 		}
 		return v.TimeoutSeconds
 	}).(pulumi.IntPtrOutput)
+}
+
+// The high-availability profile of the stateless components.
+type HighAvailability struct {
+	// Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+	Enabled *bool `pulumi:"enabled"`
+}
+
+// HighAvailabilityInput is an input type that accepts HighAvailabilityArgs and HighAvailabilityOutput values.
+// You can construct a concrete instance of `HighAvailabilityInput` via:
+//
+//	HighAvailabilityArgs{...}
+type HighAvailabilityInput interface {
+	pulumi.Input
+
+	ToHighAvailabilityOutput() HighAvailabilityOutput
+	ToHighAvailabilityOutputWithContext(context.Context) HighAvailabilityOutput
+}
+
+// The high-availability profile of the stateless components.
+type HighAvailabilityArgs struct {
+	// Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+}
+
+func (HighAvailabilityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*HighAvailability)(nil)).Elem()
+}
+
+func (i HighAvailabilityArgs) ToHighAvailabilityOutput() HighAvailabilityOutput {
+	return i.ToHighAvailabilityOutputWithContext(context.Background())
+}
+
+func (i HighAvailabilityArgs) ToHighAvailabilityOutputWithContext(ctx context.Context) HighAvailabilityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HighAvailabilityOutput)
+}
+
+func (i HighAvailabilityArgs) ToHighAvailabilityPtrOutput() HighAvailabilityPtrOutput {
+	return i.ToHighAvailabilityPtrOutputWithContext(context.Background())
+}
+
+func (i HighAvailabilityArgs) ToHighAvailabilityPtrOutputWithContext(ctx context.Context) HighAvailabilityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HighAvailabilityOutput).ToHighAvailabilityPtrOutputWithContext(ctx)
+}
+
+// HighAvailabilityPtrInput is an input type that accepts HighAvailabilityArgs, HighAvailabilityPtr and HighAvailabilityPtrOutput values.
+// You can construct a concrete instance of `HighAvailabilityPtrInput` via:
+//
+//	        HighAvailabilityArgs{...}
+//
+//	or:
+//
+//	        nil
+type HighAvailabilityPtrInput interface {
+	pulumi.Input
+
+	ToHighAvailabilityPtrOutput() HighAvailabilityPtrOutput
+	ToHighAvailabilityPtrOutputWithContext(context.Context) HighAvailabilityPtrOutput
+}
+
+type highAvailabilityPtrType HighAvailabilityArgs
+
+func HighAvailabilityPtr(v *HighAvailabilityArgs) HighAvailabilityPtrInput {
+	return (*highAvailabilityPtrType)(v)
+}
+
+func (*highAvailabilityPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**HighAvailability)(nil)).Elem()
+}
+
+func (i *highAvailabilityPtrType) ToHighAvailabilityPtrOutput() HighAvailabilityPtrOutput {
+	return i.ToHighAvailabilityPtrOutputWithContext(context.Background())
+}
+
+func (i *highAvailabilityPtrType) ToHighAvailabilityPtrOutputWithContext(ctx context.Context) HighAvailabilityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(HighAvailabilityPtrOutput)
+}
+
+// The high-availability profile of the stateless components.
+type HighAvailabilityOutput struct{ *pulumi.OutputState }
+
+func (HighAvailabilityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HighAvailability)(nil)).Elem()
+}
+
+func (o HighAvailabilityOutput) ToHighAvailabilityOutput() HighAvailabilityOutput {
+	return o
+}
+
+func (o HighAvailabilityOutput) ToHighAvailabilityOutputWithContext(ctx context.Context) HighAvailabilityOutput {
+	return o
+}
+
+func (o HighAvailabilityOutput) ToHighAvailabilityPtrOutput() HighAvailabilityPtrOutput {
+	return o.ToHighAvailabilityPtrOutputWithContext(context.Background())
+}
+
+func (o HighAvailabilityOutput) ToHighAvailabilityPtrOutputWithContext(ctx context.Context) HighAvailabilityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HighAvailability) *HighAvailability {
+		return &v
+	}).(HighAvailabilityPtrOutput)
+}
+
+// Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+func (o HighAvailabilityOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v HighAvailability) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+type HighAvailabilityPtrOutput struct{ *pulumi.OutputState }
+
+func (HighAvailabilityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HighAvailability)(nil)).Elem()
+}
+
+func (o HighAvailabilityPtrOutput) ToHighAvailabilityPtrOutput() HighAvailabilityPtrOutput {
+	return o
+}
+
+func (o HighAvailabilityPtrOutput) ToHighAvailabilityPtrOutputWithContext(ctx context.Context) HighAvailabilityPtrOutput {
+	return o
+}
+
+func (o HighAvailabilityPtrOutput) Elem() HighAvailabilityOutput {
+	return o.ApplyT(func(v *HighAvailability) HighAvailability {
+		if v != nil {
+			return *v
+		}
+		var ret HighAvailability
+		return ret
+	}).(HighAvailabilityOutput)
+}
+
+// Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+func (o HighAvailabilityPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *HighAvailability) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
 }
 
 // A connector's image: a repository and a tag (or digest) are required.
@@ -2105,6 +9476,343 @@ func (o IngressPtrOutput) TlsSecretName() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
+// The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+type Keycloak struct {
+	// The managed instance (managed mode).
+	Managed *ManagedKeycloak `pulumi:"managed"`
+	// Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+	Mode *KeycloakMode `pulumi:"mode"`
+	// The realm the platform's clients live in.
+	Realm *string `pulumi:"realm"`
+}
+
+// KeycloakInput is an input type that accepts KeycloakArgs and KeycloakOutput values.
+// You can construct a concrete instance of `KeycloakInput` via:
+//
+//	KeycloakArgs{...}
+type KeycloakInput interface {
+	pulumi.Input
+
+	ToKeycloakOutput() KeycloakOutput
+	ToKeycloakOutputWithContext(context.Context) KeycloakOutput
+}
+
+// The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+type KeycloakArgs struct {
+	// The managed instance (managed mode).
+	Managed ManagedKeycloakPtrInput `pulumi:"managed"`
+	// Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+	Mode KeycloakModePtrInput `pulumi:"mode"`
+	// The realm the platform's clients live in.
+	Realm pulumi.StringPtrInput `pulumi:"realm"`
+}
+
+func (KeycloakArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Keycloak)(nil)).Elem()
+}
+
+func (i KeycloakArgs) ToKeycloakOutput() KeycloakOutput {
+	return i.ToKeycloakOutputWithContext(context.Background())
+}
+
+func (i KeycloakArgs) ToKeycloakOutputWithContext(ctx context.Context) KeycloakOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KeycloakOutput)
+}
+
+func (i KeycloakArgs) ToKeycloakPtrOutput() KeycloakPtrOutput {
+	return i.ToKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (i KeycloakArgs) ToKeycloakPtrOutputWithContext(ctx context.Context) KeycloakPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KeycloakOutput).ToKeycloakPtrOutputWithContext(ctx)
+}
+
+// KeycloakPtrInput is an input type that accepts KeycloakArgs, KeycloakPtr and KeycloakPtrOutput values.
+// You can construct a concrete instance of `KeycloakPtrInput` via:
+//
+//	        KeycloakArgs{...}
+//
+//	or:
+//
+//	        nil
+type KeycloakPtrInput interface {
+	pulumi.Input
+
+	ToKeycloakPtrOutput() KeycloakPtrOutput
+	ToKeycloakPtrOutputWithContext(context.Context) KeycloakPtrOutput
+}
+
+type keycloakPtrType KeycloakArgs
+
+func KeycloakPtr(v *KeycloakArgs) KeycloakPtrInput {
+	return (*keycloakPtrType)(v)
+}
+
+func (*keycloakPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Keycloak)(nil)).Elem()
+}
+
+func (i *keycloakPtrType) ToKeycloakPtrOutput() KeycloakPtrOutput {
+	return i.ToKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (i *keycloakPtrType) ToKeycloakPtrOutputWithContext(ctx context.Context) KeycloakPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(KeycloakPtrOutput)
+}
+
+// The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+type KeycloakOutput struct{ *pulumi.OutputState }
+
+func (KeycloakOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Keycloak)(nil)).Elem()
+}
+
+func (o KeycloakOutput) ToKeycloakOutput() KeycloakOutput {
+	return o
+}
+
+func (o KeycloakOutput) ToKeycloakOutputWithContext(ctx context.Context) KeycloakOutput {
+	return o
+}
+
+func (o KeycloakOutput) ToKeycloakPtrOutput() KeycloakPtrOutput {
+	return o.ToKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (o KeycloakOutput) ToKeycloakPtrOutputWithContext(ctx context.Context) KeycloakPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Keycloak) *Keycloak {
+		return &v
+	}).(KeycloakPtrOutput)
+}
+
+// The managed instance (managed mode).
+func (o KeycloakOutput) Managed() ManagedKeycloakPtrOutput {
+	return o.ApplyT(func(v Keycloak) *ManagedKeycloak { return v.Managed }).(ManagedKeycloakPtrOutput)
+}
+
+// Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+func (o KeycloakOutput) Mode() KeycloakModePtrOutput {
+	return o.ApplyT(func(v Keycloak) *KeycloakMode { return v.Mode }).(KeycloakModePtrOutput)
+}
+
+// The realm the platform's clients live in.
+func (o KeycloakOutput) Realm() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Keycloak) *string { return v.Realm }).(pulumi.StringPtrOutput)
+}
+
+type KeycloakPtrOutput struct{ *pulumi.OutputState }
+
+func (KeycloakPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Keycloak)(nil)).Elem()
+}
+
+func (o KeycloakPtrOutput) ToKeycloakPtrOutput() KeycloakPtrOutput {
+	return o
+}
+
+func (o KeycloakPtrOutput) ToKeycloakPtrOutputWithContext(ctx context.Context) KeycloakPtrOutput {
+	return o
+}
+
+func (o KeycloakPtrOutput) Elem() KeycloakOutput {
+	return o.ApplyT(func(v *Keycloak) Keycloak {
+		if v != nil {
+			return *v
+		}
+		var ret Keycloak
+		return ret
+	}).(KeycloakOutput)
+}
+
+// The managed instance (managed mode).
+func (o KeycloakPtrOutput) Managed() ManagedKeycloakPtrOutput {
+	return o.ApplyT(func(v *Keycloak) *ManagedKeycloak {
+		if v == nil {
+			return nil
+		}
+		return v.Managed
+	}).(ManagedKeycloakPtrOutput)
+}
+
+// Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+func (o KeycloakPtrOutput) Mode() KeycloakModePtrOutput {
+	return o.ApplyT(func(v *Keycloak) *KeycloakMode {
+		if v == nil {
+			return nil
+		}
+		return v.Mode
+	}).(KeycloakModePtrOutput)
+}
+
+// The realm the platform's clients live in.
+func (o KeycloakPtrOutput) Realm() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Keycloak) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Realm
+	}).(pulumi.StringPtrOutput)
+}
+
+// The ACME (Let's Encrypt) account of the edge's certificate.
+type LetsEncrypt struct {
+	// The contact address registered with the ACME account (required for Let's Encrypt).
+	Email *string `pulumi:"email"`
+	// The ACME directory: staging or production.
+	Environment *LetsEncryptEnvironment `pulumi:"environment"`
+}
+
+// LetsEncryptInput is an input type that accepts LetsEncryptArgs and LetsEncryptOutput values.
+// You can construct a concrete instance of `LetsEncryptInput` via:
+//
+//	LetsEncryptArgs{...}
+type LetsEncryptInput interface {
+	pulumi.Input
+
+	ToLetsEncryptOutput() LetsEncryptOutput
+	ToLetsEncryptOutputWithContext(context.Context) LetsEncryptOutput
+}
+
+// The ACME (Let's Encrypt) account of the edge's certificate.
+type LetsEncryptArgs struct {
+	// The contact address registered with the ACME account (required for Let's Encrypt).
+	Email pulumi.StringPtrInput `pulumi:"email"`
+	// The ACME directory: staging or production.
+	Environment LetsEncryptEnvironmentPtrInput `pulumi:"environment"`
+}
+
+func (LetsEncryptArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*LetsEncrypt)(nil)).Elem()
+}
+
+func (i LetsEncryptArgs) ToLetsEncryptOutput() LetsEncryptOutput {
+	return i.ToLetsEncryptOutputWithContext(context.Background())
+}
+
+func (i LetsEncryptArgs) ToLetsEncryptOutputWithContext(ctx context.Context) LetsEncryptOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LetsEncryptOutput)
+}
+
+func (i LetsEncryptArgs) ToLetsEncryptPtrOutput() LetsEncryptPtrOutput {
+	return i.ToLetsEncryptPtrOutputWithContext(context.Background())
+}
+
+func (i LetsEncryptArgs) ToLetsEncryptPtrOutputWithContext(ctx context.Context) LetsEncryptPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LetsEncryptOutput).ToLetsEncryptPtrOutputWithContext(ctx)
+}
+
+// LetsEncryptPtrInput is an input type that accepts LetsEncryptArgs, LetsEncryptPtr and LetsEncryptPtrOutput values.
+// You can construct a concrete instance of `LetsEncryptPtrInput` via:
+//
+//	        LetsEncryptArgs{...}
+//
+//	or:
+//
+//	        nil
+type LetsEncryptPtrInput interface {
+	pulumi.Input
+
+	ToLetsEncryptPtrOutput() LetsEncryptPtrOutput
+	ToLetsEncryptPtrOutputWithContext(context.Context) LetsEncryptPtrOutput
+}
+
+type letsEncryptPtrType LetsEncryptArgs
+
+func LetsEncryptPtr(v *LetsEncryptArgs) LetsEncryptPtrInput {
+	return (*letsEncryptPtrType)(v)
+}
+
+func (*letsEncryptPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**LetsEncrypt)(nil)).Elem()
+}
+
+func (i *letsEncryptPtrType) ToLetsEncryptPtrOutput() LetsEncryptPtrOutput {
+	return i.ToLetsEncryptPtrOutputWithContext(context.Background())
+}
+
+func (i *letsEncryptPtrType) ToLetsEncryptPtrOutputWithContext(ctx context.Context) LetsEncryptPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LetsEncryptPtrOutput)
+}
+
+// The ACME (Let's Encrypt) account of the edge's certificate.
+type LetsEncryptOutput struct{ *pulumi.OutputState }
+
+func (LetsEncryptOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*LetsEncrypt)(nil)).Elem()
+}
+
+func (o LetsEncryptOutput) ToLetsEncryptOutput() LetsEncryptOutput {
+	return o
+}
+
+func (o LetsEncryptOutput) ToLetsEncryptOutputWithContext(ctx context.Context) LetsEncryptOutput {
+	return o
+}
+
+func (o LetsEncryptOutput) ToLetsEncryptPtrOutput() LetsEncryptPtrOutput {
+	return o.ToLetsEncryptPtrOutputWithContext(context.Background())
+}
+
+func (o LetsEncryptOutput) ToLetsEncryptPtrOutputWithContext(ctx context.Context) LetsEncryptPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v LetsEncrypt) *LetsEncrypt {
+		return &v
+	}).(LetsEncryptPtrOutput)
+}
+
+// The contact address registered with the ACME account (required for Let's Encrypt).
+func (o LetsEncryptOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LetsEncrypt) *string { return v.Email }).(pulumi.StringPtrOutput)
+}
+
+// The ACME directory: staging or production.
+func (o LetsEncryptOutput) Environment() LetsEncryptEnvironmentPtrOutput {
+	return o.ApplyT(func(v LetsEncrypt) *LetsEncryptEnvironment { return v.Environment }).(LetsEncryptEnvironmentPtrOutput)
+}
+
+type LetsEncryptPtrOutput struct{ *pulumi.OutputState }
+
+func (LetsEncryptPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**LetsEncrypt)(nil)).Elem()
+}
+
+func (o LetsEncryptPtrOutput) ToLetsEncryptPtrOutput() LetsEncryptPtrOutput {
+	return o
+}
+
+func (o LetsEncryptPtrOutput) ToLetsEncryptPtrOutputWithContext(ctx context.Context) LetsEncryptPtrOutput {
+	return o
+}
+
+func (o LetsEncryptPtrOutput) Elem() LetsEncryptOutput {
+	return o.ApplyT(func(v *LetsEncrypt) LetsEncrypt {
+		if v != nil {
+			return *v
+		}
+		var ret LetsEncrypt
+		return ret
+	}).(LetsEncryptOutput)
+}
+
+// The contact address registered with the ACME account (required for Let's Encrypt).
+func (o LetsEncryptPtrOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *LetsEncrypt) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(pulumi.StringPtrOutput)
+}
+
+// The ACME directory: staging or production.
+func (o LetsEncryptPtrOutput) Environment() LetsEncryptEnvironmentPtrOutput {
+	return o.ApplyT(func(v *LetsEncrypt) *LetsEncryptEnvironment {
+		if v == nil {
+			return nil
+		}
+		return v.Environment
+	}).(LetsEncryptEnvironmentPtrOutput)
+}
+
 // How the connector's pods stop: their grace period, and the disruption budget that bounds evictions.
 type Lifecycle struct {
 	// The PodDisruptionBudget, when enabled.
@@ -2262,6 +9970,1184 @@ func (o LifecyclePtrOutput) TerminationGracePeriodSeconds() pulumi.IntPtrOutput 
 		}
 		return v.TerminationGracePeriodSeconds
 	}).(pulumi.IntPtrOutput)
+}
+
+// The platform's own log level.
+type Logging struct {
+	// The log level of the platform's components, through the version's logging variable.
+	Level *string `pulumi:"level"`
+}
+
+// LoggingInput is an input type that accepts LoggingArgs and LoggingOutput values.
+// You can construct a concrete instance of `LoggingInput` via:
+//
+//	LoggingArgs{...}
+type LoggingInput interface {
+	pulumi.Input
+
+	ToLoggingOutput() LoggingOutput
+	ToLoggingOutputWithContext(context.Context) LoggingOutput
+}
+
+// The platform's own log level.
+type LoggingArgs struct {
+	// The log level of the platform's components, through the version's logging variable.
+	Level pulumi.StringPtrInput `pulumi:"level"`
+}
+
+func (LoggingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Logging)(nil)).Elem()
+}
+
+func (i LoggingArgs) ToLoggingOutput() LoggingOutput {
+	return i.ToLoggingOutputWithContext(context.Background())
+}
+
+func (i LoggingArgs) ToLoggingOutputWithContext(ctx context.Context) LoggingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LoggingOutput)
+}
+
+func (i LoggingArgs) ToLoggingPtrOutput() LoggingPtrOutput {
+	return i.ToLoggingPtrOutputWithContext(context.Background())
+}
+
+func (i LoggingArgs) ToLoggingPtrOutputWithContext(ctx context.Context) LoggingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LoggingOutput).ToLoggingPtrOutputWithContext(ctx)
+}
+
+// LoggingPtrInput is an input type that accepts LoggingArgs, LoggingPtr and LoggingPtrOutput values.
+// You can construct a concrete instance of `LoggingPtrInput` via:
+//
+//	        LoggingArgs{...}
+//
+//	or:
+//
+//	        nil
+type LoggingPtrInput interface {
+	pulumi.Input
+
+	ToLoggingPtrOutput() LoggingPtrOutput
+	ToLoggingPtrOutputWithContext(context.Context) LoggingPtrOutput
+}
+
+type loggingPtrType LoggingArgs
+
+func LoggingPtr(v *LoggingArgs) LoggingPtrInput {
+	return (*loggingPtrType)(v)
+}
+
+func (*loggingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Logging)(nil)).Elem()
+}
+
+func (i *loggingPtrType) ToLoggingPtrOutput() LoggingPtrOutput {
+	return i.ToLoggingPtrOutputWithContext(context.Background())
+}
+
+func (i *loggingPtrType) ToLoggingPtrOutputWithContext(ctx context.Context) LoggingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(LoggingPtrOutput)
+}
+
+// The platform's own log level.
+type LoggingOutput struct{ *pulumi.OutputState }
+
+func (LoggingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Logging)(nil)).Elem()
+}
+
+func (o LoggingOutput) ToLoggingOutput() LoggingOutput {
+	return o
+}
+
+func (o LoggingOutput) ToLoggingOutputWithContext(ctx context.Context) LoggingOutput {
+	return o
+}
+
+func (o LoggingOutput) ToLoggingPtrOutput() LoggingPtrOutput {
+	return o.ToLoggingPtrOutputWithContext(context.Background())
+}
+
+func (o LoggingOutput) ToLoggingPtrOutputWithContext(ctx context.Context) LoggingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Logging) *Logging {
+		return &v
+	}).(LoggingPtrOutput)
+}
+
+// The log level of the platform's components, through the version's logging variable.
+func (o LoggingOutput) Level() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Logging) *string { return v.Level }).(pulumi.StringPtrOutput)
+}
+
+type LoggingPtrOutput struct{ *pulumi.OutputState }
+
+func (LoggingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Logging)(nil)).Elem()
+}
+
+func (o LoggingPtrOutput) ToLoggingPtrOutput() LoggingPtrOutput {
+	return o
+}
+
+func (o LoggingPtrOutput) ToLoggingPtrOutputWithContext(ctx context.Context) LoggingPtrOutput {
+	return o
+}
+
+func (o LoggingPtrOutput) Elem() LoggingOutput {
+	return o.ApplyT(func(v *Logging) Logging {
+		if v != nil {
+			return *v
+		}
+		var ret Logging
+		return ret
+	}).(LoggingOutput)
+}
+
+// The log level of the platform's components, through the version's logging variable.
+func (o LoggingPtrOutput) Level() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Logging) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Level
+	}).(pulumi.StringPtrOutput)
+}
+
+// The PostgreSQL cluster provisioned through CloudNativePG.
+type ManagedDatabase struct {
+	// Scheduled backups.
+	Backup *PgBackup `pulumi:"backup"`
+	// PostgreSQL instances: 1 is a single primary, more add standbys.
+	Instances *int `pulumi:"instances"`
+	// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+	Overrides map[string]interface{} `pulumi:"overrides"`
+	// Each instance's resource requests and limits.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// The persistent volume of each instance.
+	Storage Storage `pulumi:"storage"`
+	// Allow a major version upgrade of the running cluster (reset it afterwards).
+	UpgradeAcknowledged *bool `pulumi:"upgradeAcknowledged"`
+	// The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+	Version *string `pulumi:"version"`
+}
+
+// ManagedDatabaseInput is an input type that accepts ManagedDatabaseArgs and ManagedDatabaseOutput values.
+// You can construct a concrete instance of `ManagedDatabaseInput` via:
+//
+//	ManagedDatabaseArgs{...}
+type ManagedDatabaseInput interface {
+	pulumi.Input
+
+	ToManagedDatabaseOutput() ManagedDatabaseOutput
+	ToManagedDatabaseOutputWithContext(context.Context) ManagedDatabaseOutput
+}
+
+// The PostgreSQL cluster provisioned through CloudNativePG.
+type ManagedDatabaseArgs struct {
+	// Scheduled backups.
+	Backup PgBackupPtrInput `pulumi:"backup"`
+	// PostgreSQL instances: 1 is a single primary, more add standbys.
+	Instances pulumi.IntPtrInput `pulumi:"instances"`
+	// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+	Overrides pulumi.MapInput `pulumi:"overrides"`
+	// Each instance's resource requests and limits.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// The persistent volume of each instance.
+	Storage StorageInput `pulumi:"storage"`
+	// Allow a major version upgrade of the running cluster (reset it afterwards).
+	UpgradeAcknowledged pulumi.BoolPtrInput `pulumi:"upgradeAcknowledged"`
+	// The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+	Version pulumi.StringPtrInput `pulumi:"version"`
+}
+
+func (ManagedDatabaseArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedDatabase)(nil)).Elem()
+}
+
+func (i ManagedDatabaseArgs) ToManagedDatabaseOutput() ManagedDatabaseOutput {
+	return i.ToManagedDatabaseOutputWithContext(context.Background())
+}
+
+func (i ManagedDatabaseArgs) ToManagedDatabaseOutputWithContext(ctx context.Context) ManagedDatabaseOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedDatabaseOutput)
+}
+
+func (i ManagedDatabaseArgs) ToManagedDatabasePtrOutput() ManagedDatabasePtrOutput {
+	return i.ToManagedDatabasePtrOutputWithContext(context.Background())
+}
+
+func (i ManagedDatabaseArgs) ToManagedDatabasePtrOutputWithContext(ctx context.Context) ManagedDatabasePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedDatabaseOutput).ToManagedDatabasePtrOutputWithContext(ctx)
+}
+
+// ManagedDatabasePtrInput is an input type that accepts ManagedDatabaseArgs, ManagedDatabasePtr and ManagedDatabasePtrOutput values.
+// You can construct a concrete instance of `ManagedDatabasePtrInput` via:
+//
+//	        ManagedDatabaseArgs{...}
+//
+//	or:
+//
+//	        nil
+type ManagedDatabasePtrInput interface {
+	pulumi.Input
+
+	ToManagedDatabasePtrOutput() ManagedDatabasePtrOutput
+	ToManagedDatabasePtrOutputWithContext(context.Context) ManagedDatabasePtrOutput
+}
+
+type managedDatabasePtrType ManagedDatabaseArgs
+
+func ManagedDatabasePtr(v *ManagedDatabaseArgs) ManagedDatabasePtrInput {
+	return (*managedDatabasePtrType)(v)
+}
+
+func (*managedDatabasePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedDatabase)(nil)).Elem()
+}
+
+func (i *managedDatabasePtrType) ToManagedDatabasePtrOutput() ManagedDatabasePtrOutput {
+	return i.ToManagedDatabasePtrOutputWithContext(context.Background())
+}
+
+func (i *managedDatabasePtrType) ToManagedDatabasePtrOutputWithContext(ctx context.Context) ManagedDatabasePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedDatabasePtrOutput)
+}
+
+// The PostgreSQL cluster provisioned through CloudNativePG.
+type ManagedDatabaseOutput struct{ *pulumi.OutputState }
+
+func (ManagedDatabaseOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedDatabase)(nil)).Elem()
+}
+
+func (o ManagedDatabaseOutput) ToManagedDatabaseOutput() ManagedDatabaseOutput {
+	return o
+}
+
+func (o ManagedDatabaseOutput) ToManagedDatabaseOutputWithContext(ctx context.Context) ManagedDatabaseOutput {
+	return o
+}
+
+func (o ManagedDatabaseOutput) ToManagedDatabasePtrOutput() ManagedDatabasePtrOutput {
+	return o.ToManagedDatabasePtrOutputWithContext(context.Background())
+}
+
+func (o ManagedDatabaseOutput) ToManagedDatabasePtrOutputWithContext(ctx context.Context) ManagedDatabasePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ManagedDatabase) *ManagedDatabase {
+		return &v
+	}).(ManagedDatabasePtrOutput)
+}
+
+// Scheduled backups.
+func (o ManagedDatabaseOutput) Backup() PgBackupPtrOutput {
+	return o.ApplyT(func(v ManagedDatabase) *PgBackup { return v.Backup }).(PgBackupPtrOutput)
+}
+
+// PostgreSQL instances: 1 is a single primary, more add standbys.
+func (o ManagedDatabaseOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ManagedDatabase) *int { return v.Instances }).(pulumi.IntPtrOutput)
+}
+
+// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+func (o ManagedDatabaseOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v ManagedDatabase) map[string]interface{} { return v.Overrides }).(pulumi.MapOutput)
+}
+
+// Each instance's resource requests and limits.
+func (o ManagedDatabaseOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v ManagedDatabase) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The persistent volume of each instance.
+func (o ManagedDatabaseOutput) Storage() StorageOutput {
+	return o.ApplyT(func(v ManagedDatabase) Storage { return v.Storage }).(StorageOutput)
+}
+
+// Allow a major version upgrade of the running cluster (reset it afterwards).
+func (o ManagedDatabaseOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ManagedDatabase) *bool { return v.UpgradeAcknowledged }).(pulumi.BoolPtrOutput)
+}
+
+// The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+func (o ManagedDatabaseOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedDatabase) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type ManagedDatabasePtrOutput struct{ *pulumi.OutputState }
+
+func (ManagedDatabasePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedDatabase)(nil)).Elem()
+}
+
+func (o ManagedDatabasePtrOutput) ToManagedDatabasePtrOutput() ManagedDatabasePtrOutput {
+	return o
+}
+
+func (o ManagedDatabasePtrOutput) ToManagedDatabasePtrOutputWithContext(ctx context.Context) ManagedDatabasePtrOutput {
+	return o
+}
+
+func (o ManagedDatabasePtrOutput) Elem() ManagedDatabaseOutput {
+	return o.ApplyT(func(v *ManagedDatabase) ManagedDatabase {
+		if v != nil {
+			return *v
+		}
+		var ret ManagedDatabase
+		return ret
+	}).(ManagedDatabaseOutput)
+}
+
+// Scheduled backups.
+func (o ManagedDatabasePtrOutput) Backup() PgBackupPtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *PgBackup {
+		if v == nil {
+			return nil
+		}
+		return v.Backup
+	}).(PgBackupPtrOutput)
+}
+
+// PostgreSQL instances: 1 is a single primary, more add standbys.
+func (o ManagedDatabasePtrOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Instances
+	}).(pulumi.IntPtrOutput)
+}
+
+// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+func (o ManagedDatabasePtrOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v *ManagedDatabase) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Overrides
+	}).(pulumi.MapOutput)
+}
+
+// Each instance's resource requests and limits.
+func (o ManagedDatabasePtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The persistent volume of each instance.
+func (o ManagedDatabasePtrOutput) Storage() StoragePtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *Storage {
+		if v == nil {
+			return nil
+		}
+		return &v.Storage
+	}).(StoragePtrOutput)
+}
+
+// Allow a major version upgrade of the running cluster (reset it afterwards).
+func (o ManagedDatabasePtrOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UpgradeAcknowledged
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+func (o ManagedDatabasePtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedDatabase) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+type ManagedKeycloak struct {
+	// Keycloak instances: more than one forms a cluster.
+	Instances *int `pulumi:"instances"`
+	// The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+	LogLevel *string `pulumi:"logLevel"`
+	// A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+	Overrides map[string]interface{} `pulumi:"overrides"`
+	// The realm to import once.
+	RealmImport *RealmImport `pulumi:"realmImport"`
+	// Allow a major version upgrade of the running instance (reset it afterwards).
+	UpgradeAcknowledged *bool `pulumi:"upgradeAcknowledged"`
+	// The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+	Version *string `pulumi:"version"`
+}
+
+// ManagedKeycloakInput is an input type that accepts ManagedKeycloakArgs and ManagedKeycloakOutput values.
+// You can construct a concrete instance of `ManagedKeycloakInput` via:
+//
+//	ManagedKeycloakArgs{...}
+type ManagedKeycloakInput interface {
+	pulumi.Input
+
+	ToManagedKeycloakOutput() ManagedKeycloakOutput
+	ToManagedKeycloakOutputWithContext(context.Context) ManagedKeycloakOutput
+}
+
+// The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+type ManagedKeycloakArgs struct {
+	// Keycloak instances: more than one forms a cluster.
+	Instances pulumi.IntPtrInput `pulumi:"instances"`
+	// The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+	LogLevel pulumi.StringPtrInput `pulumi:"logLevel"`
+	// A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+	Overrides pulumi.MapInput `pulumi:"overrides"`
+	// The realm to import once.
+	RealmImport RealmImportPtrInput `pulumi:"realmImport"`
+	// Allow a major version upgrade of the running instance (reset it afterwards).
+	UpgradeAcknowledged pulumi.BoolPtrInput `pulumi:"upgradeAcknowledged"`
+	// The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+	Version pulumi.StringPtrInput `pulumi:"version"`
+}
+
+func (ManagedKeycloakArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedKeycloak)(nil)).Elem()
+}
+
+func (i ManagedKeycloakArgs) ToManagedKeycloakOutput() ManagedKeycloakOutput {
+	return i.ToManagedKeycloakOutputWithContext(context.Background())
+}
+
+func (i ManagedKeycloakArgs) ToManagedKeycloakOutputWithContext(ctx context.Context) ManagedKeycloakOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedKeycloakOutput)
+}
+
+func (i ManagedKeycloakArgs) ToManagedKeycloakPtrOutput() ManagedKeycloakPtrOutput {
+	return i.ToManagedKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (i ManagedKeycloakArgs) ToManagedKeycloakPtrOutputWithContext(ctx context.Context) ManagedKeycloakPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedKeycloakOutput).ToManagedKeycloakPtrOutputWithContext(ctx)
+}
+
+// ManagedKeycloakPtrInput is an input type that accepts ManagedKeycloakArgs, ManagedKeycloakPtr and ManagedKeycloakPtrOutput values.
+// You can construct a concrete instance of `ManagedKeycloakPtrInput` via:
+//
+//	        ManagedKeycloakArgs{...}
+//
+//	or:
+//
+//	        nil
+type ManagedKeycloakPtrInput interface {
+	pulumi.Input
+
+	ToManagedKeycloakPtrOutput() ManagedKeycloakPtrOutput
+	ToManagedKeycloakPtrOutputWithContext(context.Context) ManagedKeycloakPtrOutput
+}
+
+type managedKeycloakPtrType ManagedKeycloakArgs
+
+func ManagedKeycloakPtr(v *ManagedKeycloakArgs) ManagedKeycloakPtrInput {
+	return (*managedKeycloakPtrType)(v)
+}
+
+func (*managedKeycloakPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedKeycloak)(nil)).Elem()
+}
+
+func (i *managedKeycloakPtrType) ToManagedKeycloakPtrOutput() ManagedKeycloakPtrOutput {
+	return i.ToManagedKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (i *managedKeycloakPtrType) ToManagedKeycloakPtrOutputWithContext(ctx context.Context) ManagedKeycloakPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedKeycloakPtrOutput)
+}
+
+// The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+type ManagedKeycloakOutput struct{ *pulumi.OutputState }
+
+func (ManagedKeycloakOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedKeycloak)(nil)).Elem()
+}
+
+func (o ManagedKeycloakOutput) ToManagedKeycloakOutput() ManagedKeycloakOutput {
+	return o
+}
+
+func (o ManagedKeycloakOutput) ToManagedKeycloakOutputWithContext(ctx context.Context) ManagedKeycloakOutput {
+	return o
+}
+
+func (o ManagedKeycloakOutput) ToManagedKeycloakPtrOutput() ManagedKeycloakPtrOutput {
+	return o.ToManagedKeycloakPtrOutputWithContext(context.Background())
+}
+
+func (o ManagedKeycloakOutput) ToManagedKeycloakPtrOutputWithContext(ctx context.Context) ManagedKeycloakPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ManagedKeycloak) *ManagedKeycloak {
+		return &v
+	}).(ManagedKeycloakPtrOutput)
+}
+
+// Keycloak instances: more than one forms a cluster.
+func (o ManagedKeycloakOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ManagedKeycloak) *int { return v.Instances }).(pulumi.IntPtrOutput)
+}
+
+// The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+func (o ManagedKeycloakOutput) LogLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedKeycloak) *string { return v.LogLevel }).(pulumi.StringPtrOutput)
+}
+
+// A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+func (o ManagedKeycloakOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v ManagedKeycloak) map[string]interface{} { return v.Overrides }).(pulumi.MapOutput)
+}
+
+// The realm to import once.
+func (o ManagedKeycloakOutput) RealmImport() RealmImportPtrOutput {
+	return o.ApplyT(func(v ManagedKeycloak) *RealmImport { return v.RealmImport }).(RealmImportPtrOutput)
+}
+
+// Allow a major version upgrade of the running instance (reset it afterwards).
+func (o ManagedKeycloakOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ManagedKeycloak) *bool { return v.UpgradeAcknowledged }).(pulumi.BoolPtrOutput)
+}
+
+// The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+func (o ManagedKeycloakOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedKeycloak) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type ManagedKeycloakPtrOutput struct{ *pulumi.OutputState }
+
+func (ManagedKeycloakPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedKeycloak)(nil)).Elem()
+}
+
+func (o ManagedKeycloakPtrOutput) ToManagedKeycloakPtrOutput() ManagedKeycloakPtrOutput {
+	return o
+}
+
+func (o ManagedKeycloakPtrOutput) ToManagedKeycloakPtrOutputWithContext(ctx context.Context) ManagedKeycloakPtrOutput {
+	return o
+}
+
+func (o ManagedKeycloakPtrOutput) Elem() ManagedKeycloakOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) ManagedKeycloak {
+		if v != nil {
+			return *v
+		}
+		var ret ManagedKeycloak
+		return ret
+	}).(ManagedKeycloakOutput)
+}
+
+// Keycloak instances: more than one forms a cluster.
+func (o ManagedKeycloakPtrOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Instances
+	}).(pulumi.IntPtrOutput)
+}
+
+// The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+func (o ManagedKeycloakPtrOutput) LogLevel() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LogLevel
+	}).(pulumi.StringPtrOutput)
+}
+
+// A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+func (o ManagedKeycloakPtrOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Overrides
+	}).(pulumi.MapOutput)
+}
+
+// The realm to import once.
+func (o ManagedKeycloakPtrOutput) RealmImport() RealmImportPtrOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) *RealmImport {
+		if v == nil {
+			return nil
+		}
+		return v.RealmImport
+	}).(RealmImportPtrOutput)
+}
+
+// Allow a major version upgrade of the running instance (reset it afterwards).
+func (o ManagedKeycloakPtrOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UpgradeAcknowledged
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+func (o ManagedKeycloakPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedKeycloak) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+type ManagedMessaging struct {
+	// How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+	DrainTimeout *string `pulumi:"drainTimeout"`
+	// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+	ForceCutoverForVersion *string `pulumi:"forceCutoverForVersion"`
+	// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+	Overrides map[string]interface{} `pulumi:"overrides"`
+	// RabbitMQ nodes: 1 is a single node, more form a cluster.
+	Replicas *int `pulumi:"replicas"`
+	// Each node's resource requests and limits.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// The persistent volume of each node.
+	Storage Storage `pulumi:"storage"`
+	// Allow a major version upgrade of the running cluster (reset it afterwards).
+	UpgradeAcknowledged *bool `pulumi:"upgradeAcknowledged"`
+	// The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+	Version *string `pulumi:"version"`
+}
+
+// ManagedMessagingInput is an input type that accepts ManagedMessagingArgs and ManagedMessagingOutput values.
+// You can construct a concrete instance of `ManagedMessagingInput` via:
+//
+//	ManagedMessagingArgs{...}
+type ManagedMessagingInput interface {
+	pulumi.Input
+
+	ToManagedMessagingOutput() ManagedMessagingOutput
+	ToManagedMessagingOutputWithContext(context.Context) ManagedMessagingOutput
+}
+
+// The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+type ManagedMessagingArgs struct {
+	// How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+	DrainTimeout pulumi.StringPtrInput `pulumi:"drainTimeout"`
+	// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+	ForceCutoverForVersion pulumi.StringPtrInput `pulumi:"forceCutoverForVersion"`
+	// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+	Overrides pulumi.MapInput `pulumi:"overrides"`
+	// RabbitMQ nodes: 1 is a single node, more form a cluster.
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// Each node's resource requests and limits.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// The persistent volume of each node.
+	Storage StorageInput `pulumi:"storage"`
+	// Allow a major version upgrade of the running cluster (reset it afterwards).
+	UpgradeAcknowledged pulumi.BoolPtrInput `pulumi:"upgradeAcknowledged"`
+	// The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+	Version pulumi.StringPtrInput `pulumi:"version"`
+}
+
+func (ManagedMessagingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedMessaging)(nil)).Elem()
+}
+
+func (i ManagedMessagingArgs) ToManagedMessagingOutput() ManagedMessagingOutput {
+	return i.ToManagedMessagingOutputWithContext(context.Background())
+}
+
+func (i ManagedMessagingArgs) ToManagedMessagingOutputWithContext(ctx context.Context) ManagedMessagingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedMessagingOutput)
+}
+
+func (i ManagedMessagingArgs) ToManagedMessagingPtrOutput() ManagedMessagingPtrOutput {
+	return i.ToManagedMessagingPtrOutputWithContext(context.Background())
+}
+
+func (i ManagedMessagingArgs) ToManagedMessagingPtrOutputWithContext(ctx context.Context) ManagedMessagingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedMessagingOutput).ToManagedMessagingPtrOutputWithContext(ctx)
+}
+
+// ManagedMessagingPtrInput is an input type that accepts ManagedMessagingArgs, ManagedMessagingPtr and ManagedMessagingPtrOutput values.
+// You can construct a concrete instance of `ManagedMessagingPtrInput` via:
+//
+//	        ManagedMessagingArgs{...}
+//
+//	or:
+//
+//	        nil
+type ManagedMessagingPtrInput interface {
+	pulumi.Input
+
+	ToManagedMessagingPtrOutput() ManagedMessagingPtrOutput
+	ToManagedMessagingPtrOutputWithContext(context.Context) ManagedMessagingPtrOutput
+}
+
+type managedMessagingPtrType ManagedMessagingArgs
+
+func ManagedMessagingPtr(v *ManagedMessagingArgs) ManagedMessagingPtrInput {
+	return (*managedMessagingPtrType)(v)
+}
+
+func (*managedMessagingPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedMessaging)(nil)).Elem()
+}
+
+func (i *managedMessagingPtrType) ToManagedMessagingPtrOutput() ManagedMessagingPtrOutput {
+	return i.ToManagedMessagingPtrOutputWithContext(context.Background())
+}
+
+func (i *managedMessagingPtrType) ToManagedMessagingPtrOutputWithContext(ctx context.Context) ManagedMessagingPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ManagedMessagingPtrOutput)
+}
+
+// The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+type ManagedMessagingOutput struct{ *pulumi.OutputState }
+
+func (ManagedMessagingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ManagedMessaging)(nil)).Elem()
+}
+
+func (o ManagedMessagingOutput) ToManagedMessagingOutput() ManagedMessagingOutput {
+	return o
+}
+
+func (o ManagedMessagingOutput) ToManagedMessagingOutputWithContext(ctx context.Context) ManagedMessagingOutput {
+	return o
+}
+
+func (o ManagedMessagingOutput) ToManagedMessagingPtrOutput() ManagedMessagingPtrOutput {
+	return o.ToManagedMessagingPtrOutputWithContext(context.Background())
+}
+
+func (o ManagedMessagingOutput) ToManagedMessagingPtrOutputWithContext(ctx context.Context) ManagedMessagingPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ManagedMessaging) *ManagedMessaging {
+		return &v
+	}).(ManagedMessagingPtrOutput)
+}
+
+// How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+func (o ManagedMessagingOutput) DrainTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *string { return v.DrainTimeout }).(pulumi.StringPtrOutput)
+}
+
+// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+func (o ManagedMessagingOutput) ForceCutoverForVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *string { return v.ForceCutoverForVersion }).(pulumi.StringPtrOutput)
+}
+
+// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+func (o ManagedMessagingOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v ManagedMessaging) map[string]interface{} { return v.Overrides }).(pulumi.MapOutput)
+}
+
+// RabbitMQ nodes: 1 is a single node, more form a cluster.
+func (o ManagedMessagingOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// Each node's resource requests and limits.
+func (o ManagedMessagingOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The persistent volume of each node.
+func (o ManagedMessagingOutput) Storage() StorageOutput {
+	return o.ApplyT(func(v ManagedMessaging) Storage { return v.Storage }).(StorageOutput)
+}
+
+// Allow a major version upgrade of the running cluster (reset it afterwards).
+func (o ManagedMessagingOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *bool { return v.UpgradeAcknowledged }).(pulumi.BoolPtrOutput)
+}
+
+// The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+func (o ManagedMessagingOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ManagedMessaging) *string { return v.Version }).(pulumi.StringPtrOutput)
+}
+
+type ManagedMessagingPtrOutput struct{ *pulumi.OutputState }
+
+func (ManagedMessagingPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ManagedMessaging)(nil)).Elem()
+}
+
+func (o ManagedMessagingPtrOutput) ToManagedMessagingPtrOutput() ManagedMessagingPtrOutput {
+	return o
+}
+
+func (o ManagedMessagingPtrOutput) ToManagedMessagingPtrOutputWithContext(ctx context.Context) ManagedMessagingPtrOutput {
+	return o
+}
+
+func (o ManagedMessagingPtrOutput) Elem() ManagedMessagingOutput {
+	return o.ApplyT(func(v *ManagedMessaging) ManagedMessaging {
+		if v != nil {
+			return *v
+		}
+		var ret ManagedMessaging
+		return ret
+	}).(ManagedMessagingOutput)
+}
+
+// How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+func (o ManagedMessagingPtrOutput) DrainTimeout() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *string {
+		if v == nil {
+			return nil
+		}
+		return v.DrainTimeout
+	}).(pulumi.StringPtrOutput)
+}
+
+// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+func (o ManagedMessagingPtrOutput) ForceCutoverForVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ForceCutoverForVersion
+	}).(pulumi.StringPtrOutput)
+}
+
+// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+func (o ManagedMessagingPtrOutput) Overrides() pulumi.MapOutput {
+	return o.ApplyT(func(v *ManagedMessaging) map[string]interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Overrides
+	}).(pulumi.MapOutput)
+}
+
+// RabbitMQ nodes: 1 is a single node, more form a cluster.
+func (o ManagedMessagingPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// Each node's resource requests and limits.
+func (o ManagedMessagingPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The persistent volume of each node.
+func (o ManagedMessagingPtrOutput) Storage() StoragePtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *Storage {
+		if v == nil {
+			return nil
+		}
+		return &v.Storage
+	}).(StoragePtrOutput)
+}
+
+// Allow a major version upgrade of the running cluster (reset it afterwards).
+func (o ManagedMessagingPtrOutput) UpgradeAcknowledged() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.UpgradeAcknowledged
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+func (o ManagedMessagingPtrOutput) Version() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ManagedMessaging) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Version
+	}).(pulumi.StringPtrOutput)
+}
+
+// The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+type Messaging struct {
+	// The AMQP 1.0 broker dialect.
+	BrokerType *MessagingBrokerType `pulumi:"brokerType"`
+	// The Secret holding the username and password (external mode).
+	Credentials *CredentialsRef `pulumi:"credentials"`
+	// The broker's host (external mode).
+	Host *string `pulumi:"host"`
+	// The managed cluster (managed mode).
+	Managed *ManagedMessaging `pulumi:"managed"`
+	// The broker's management UI.
+	Management *MessagingManagement `pulumi:"management"`
+	// External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+	MigrationAcknowledgedForVersion *string `pulumi:"migrationAcknowledgedForVersion"`
+	// Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+	Mode *MessagingMode `pulumi:"mode"`
+	// The broker's port.
+	Port *int `pulumi:"port"`
+	// Core's time-quality messaging integration.
+	TimeQuality *TimeQuality `pulumi:"timeQuality"`
+	// The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+	VirtualHost *string `pulumi:"virtualHost"`
+}
+
+// MessagingInput is an input type that accepts MessagingArgs and MessagingOutput values.
+// You can construct a concrete instance of `MessagingInput` via:
+//
+//	MessagingArgs{...}
+type MessagingInput interface {
+	pulumi.Input
+
+	ToMessagingOutput() MessagingOutput
+	ToMessagingOutputWithContext(context.Context) MessagingOutput
+}
+
+// The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+type MessagingArgs struct {
+	// The AMQP 1.0 broker dialect.
+	BrokerType MessagingBrokerTypePtrInput `pulumi:"brokerType"`
+	// The Secret holding the username and password (external mode).
+	Credentials CredentialsRefPtrInput `pulumi:"credentials"`
+	// The broker's host (external mode).
+	Host pulumi.StringPtrInput `pulumi:"host"`
+	// The managed cluster (managed mode).
+	Managed ManagedMessagingPtrInput `pulumi:"managed"`
+	// The broker's management UI.
+	Management MessagingManagementPtrInput `pulumi:"management"`
+	// External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+	MigrationAcknowledgedForVersion pulumi.StringPtrInput `pulumi:"migrationAcknowledgedForVersion"`
+	// Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+	Mode MessagingModePtrInput `pulumi:"mode"`
+	// The broker's port.
+	Port pulumi.IntPtrInput `pulumi:"port"`
+	// Core's time-quality messaging integration.
+	TimeQuality TimeQualityPtrInput `pulumi:"timeQuality"`
+	// The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+	VirtualHost pulumi.StringPtrInput `pulumi:"virtualHost"`
+}
+
+func (MessagingArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Messaging)(nil)).Elem()
+}
+
+func (i MessagingArgs) ToMessagingOutput() MessagingOutput {
+	return i.ToMessagingOutputWithContext(context.Background())
+}
+
+func (i MessagingArgs) ToMessagingOutputWithContext(ctx context.Context) MessagingOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingOutput)
+}
+
+// The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+type MessagingOutput struct{ *pulumi.OutputState }
+
+func (MessagingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Messaging)(nil)).Elem()
+}
+
+func (o MessagingOutput) ToMessagingOutput() MessagingOutput {
+	return o
+}
+
+func (o MessagingOutput) ToMessagingOutputWithContext(ctx context.Context) MessagingOutput {
+	return o
+}
+
+// The AMQP 1.0 broker dialect.
+func (o MessagingOutput) BrokerType() MessagingBrokerTypePtrOutput {
+	return o.ApplyT(func(v Messaging) *MessagingBrokerType { return v.BrokerType }).(MessagingBrokerTypePtrOutput)
+}
+
+// The Secret holding the username and password (external mode).
+func (o MessagingOutput) Credentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v Messaging) *CredentialsRef { return v.Credentials }).(CredentialsRefPtrOutput)
+}
+
+// The broker's host (external mode).
+func (o MessagingOutput) Host() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Messaging) *string { return v.Host }).(pulumi.StringPtrOutput)
+}
+
+// The managed cluster (managed mode).
+func (o MessagingOutput) Managed() ManagedMessagingPtrOutput {
+	return o.ApplyT(func(v Messaging) *ManagedMessaging { return v.Managed }).(ManagedMessagingPtrOutput)
+}
+
+// The broker's management UI.
+func (o MessagingOutput) Management() MessagingManagementPtrOutput {
+	return o.ApplyT(func(v Messaging) *MessagingManagement { return v.Management }).(MessagingManagementPtrOutput)
+}
+
+// External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+func (o MessagingOutput) MigrationAcknowledgedForVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Messaging) *string { return v.MigrationAcknowledgedForVersion }).(pulumi.StringPtrOutput)
+}
+
+// Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+func (o MessagingOutput) Mode() MessagingModePtrOutput {
+	return o.ApplyT(func(v Messaging) *MessagingMode { return v.Mode }).(MessagingModePtrOutput)
+}
+
+// The broker's port.
+func (o MessagingOutput) Port() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Messaging) *int { return v.Port }).(pulumi.IntPtrOutput)
+}
+
+// Core's time-quality messaging integration.
+func (o MessagingOutput) TimeQuality() TimeQualityPtrOutput {
+	return o.ApplyT(func(v Messaging) *TimeQuality { return v.TimeQuality }).(TimeQualityPtrOutput)
+}
+
+// The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+func (o MessagingOutput) VirtualHost() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Messaging) *string { return v.VirtualHost }).(pulumi.StringPtrOutput)
+}
+
+// The broker's management UI.
+type MessagingManagement struct {
+	// Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+	Expose *bool `pulumi:"expose"`
+}
+
+// MessagingManagementInput is an input type that accepts MessagingManagementArgs and MessagingManagementOutput values.
+// You can construct a concrete instance of `MessagingManagementInput` via:
+//
+//	MessagingManagementArgs{...}
+type MessagingManagementInput interface {
+	pulumi.Input
+
+	ToMessagingManagementOutput() MessagingManagementOutput
+	ToMessagingManagementOutputWithContext(context.Context) MessagingManagementOutput
+}
+
+// The broker's management UI.
+type MessagingManagementArgs struct {
+	// Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+	Expose pulumi.BoolPtrInput `pulumi:"expose"`
+}
+
+func (MessagingManagementArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingManagement)(nil)).Elem()
+}
+
+func (i MessagingManagementArgs) ToMessagingManagementOutput() MessagingManagementOutput {
+	return i.ToMessagingManagementOutputWithContext(context.Background())
+}
+
+func (i MessagingManagementArgs) ToMessagingManagementOutputWithContext(ctx context.Context) MessagingManagementOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingManagementOutput)
+}
+
+func (i MessagingManagementArgs) ToMessagingManagementPtrOutput() MessagingManagementPtrOutput {
+	return i.ToMessagingManagementPtrOutputWithContext(context.Background())
+}
+
+func (i MessagingManagementArgs) ToMessagingManagementPtrOutputWithContext(ctx context.Context) MessagingManagementPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingManagementOutput).ToMessagingManagementPtrOutputWithContext(ctx)
+}
+
+// MessagingManagementPtrInput is an input type that accepts MessagingManagementArgs, MessagingManagementPtr and MessagingManagementPtrOutput values.
+// You can construct a concrete instance of `MessagingManagementPtrInput` via:
+//
+//	        MessagingManagementArgs{...}
+//
+//	or:
+//
+//	        nil
+type MessagingManagementPtrInput interface {
+	pulumi.Input
+
+	ToMessagingManagementPtrOutput() MessagingManagementPtrOutput
+	ToMessagingManagementPtrOutputWithContext(context.Context) MessagingManagementPtrOutput
+}
+
+type messagingManagementPtrType MessagingManagementArgs
+
+func MessagingManagementPtr(v *MessagingManagementArgs) MessagingManagementPtrInput {
+	return (*messagingManagementPtrType)(v)
+}
+
+func (*messagingManagementPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingManagement)(nil)).Elem()
+}
+
+func (i *messagingManagementPtrType) ToMessagingManagementPtrOutput() MessagingManagementPtrOutput {
+	return i.ToMessagingManagementPtrOutputWithContext(context.Background())
+}
+
+func (i *messagingManagementPtrType) ToMessagingManagementPtrOutputWithContext(ctx context.Context) MessagingManagementPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(MessagingManagementPtrOutput)
+}
+
+// The broker's management UI.
+type MessagingManagementOutput struct{ *pulumi.OutputState }
+
+func (MessagingManagementOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MessagingManagement)(nil)).Elem()
+}
+
+func (o MessagingManagementOutput) ToMessagingManagementOutput() MessagingManagementOutput {
+	return o
+}
+
+func (o MessagingManagementOutput) ToMessagingManagementOutputWithContext(ctx context.Context) MessagingManagementOutput {
+	return o
+}
+
+func (o MessagingManagementOutput) ToMessagingManagementPtrOutput() MessagingManagementPtrOutput {
+	return o.ToMessagingManagementPtrOutputWithContext(context.Background())
+}
+
+func (o MessagingManagementOutput) ToMessagingManagementPtrOutputWithContext(ctx context.Context) MessagingManagementPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MessagingManagement) *MessagingManagement {
+		return &v
+	}).(MessagingManagementPtrOutput)
+}
+
+// Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+func (o MessagingManagementOutput) Expose() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v MessagingManagement) *bool { return v.Expose }).(pulumi.BoolPtrOutput)
+}
+
+type MessagingManagementPtrOutput struct{ *pulumi.OutputState }
+
+func (MessagingManagementPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MessagingManagement)(nil)).Elem()
+}
+
+func (o MessagingManagementPtrOutput) ToMessagingManagementPtrOutput() MessagingManagementPtrOutput {
+	return o
+}
+
+func (o MessagingManagementPtrOutput) ToMessagingManagementPtrOutputWithContext(ctx context.Context) MessagingManagementPtrOutput {
+	return o
+}
+
+func (o MessagingManagementPtrOutput) Elem() MessagingManagementOutput {
+	return o.ApplyT(func(v *MessagingManagement) MessagingManagement {
+		if v != nil {
+			return *v
+		}
+		var ret MessagingManagement
+		return ret
+	}).(MessagingManagementOutput)
+}
+
+// Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+func (o MessagingManagementPtrOutput) Expose() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *MessagingManagement) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Expose
+	}).(pulumi.BoolPtrOutput)
 }
 
 // The connector's metrics endpoint, and the ServiceMonitor that has Prometheus scrape it.
@@ -2601,6 +11487,203 @@ func (o NetworkPolicyPtrOutput) Enabled() pulumi.BoolPtrOutput {
 	}).(pulumi.BoolPtrOutput)
 }
 
+// The outbound HTTP(S) proxy of every component.
+type OutboundProxy struct {
+	// Turn proxy support on (`PROXY_ENABLED`).
+	Enabled *bool `pulumi:"enabled"`
+	// The HTTP proxy's URL (`HTTP_PROXY`).
+	Http *string `pulumi:"http"`
+	// The HTTPS proxy's URL (`HTTPS_PROXY`).
+	Https *string `pulumi:"https"`
+	// The comma-separated hosts reached without the proxy (`NO_PROXY`).
+	NoProxy *string `pulumi:"noProxy"`
+}
+
+// OutboundProxyInput is an input type that accepts OutboundProxyArgs and OutboundProxyOutput values.
+// You can construct a concrete instance of `OutboundProxyInput` via:
+//
+//	OutboundProxyArgs{...}
+type OutboundProxyInput interface {
+	pulumi.Input
+
+	ToOutboundProxyOutput() OutboundProxyOutput
+	ToOutboundProxyOutputWithContext(context.Context) OutboundProxyOutput
+}
+
+// The outbound HTTP(S) proxy of every component.
+type OutboundProxyArgs struct {
+	// Turn proxy support on (`PROXY_ENABLED`).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The HTTP proxy's URL (`HTTP_PROXY`).
+	Http pulumi.StringPtrInput `pulumi:"http"`
+	// The HTTPS proxy's URL (`HTTPS_PROXY`).
+	Https pulumi.StringPtrInput `pulumi:"https"`
+	// The comma-separated hosts reached without the proxy (`NO_PROXY`).
+	NoProxy pulumi.StringPtrInput `pulumi:"noProxy"`
+}
+
+func (OutboundProxyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*OutboundProxy)(nil)).Elem()
+}
+
+func (i OutboundProxyArgs) ToOutboundProxyOutput() OutboundProxyOutput {
+	return i.ToOutboundProxyOutputWithContext(context.Background())
+}
+
+func (i OutboundProxyArgs) ToOutboundProxyOutputWithContext(ctx context.Context) OutboundProxyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OutboundProxyOutput)
+}
+
+func (i OutboundProxyArgs) ToOutboundProxyPtrOutput() OutboundProxyPtrOutput {
+	return i.ToOutboundProxyPtrOutputWithContext(context.Background())
+}
+
+func (i OutboundProxyArgs) ToOutboundProxyPtrOutputWithContext(ctx context.Context) OutboundProxyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OutboundProxyOutput).ToOutboundProxyPtrOutputWithContext(ctx)
+}
+
+// OutboundProxyPtrInput is an input type that accepts OutboundProxyArgs, OutboundProxyPtr and OutboundProxyPtrOutput values.
+// You can construct a concrete instance of `OutboundProxyPtrInput` via:
+//
+//	        OutboundProxyArgs{...}
+//
+//	or:
+//
+//	        nil
+type OutboundProxyPtrInput interface {
+	pulumi.Input
+
+	ToOutboundProxyPtrOutput() OutboundProxyPtrOutput
+	ToOutboundProxyPtrOutputWithContext(context.Context) OutboundProxyPtrOutput
+}
+
+type outboundProxyPtrType OutboundProxyArgs
+
+func OutboundProxyPtr(v *OutboundProxyArgs) OutboundProxyPtrInput {
+	return (*outboundProxyPtrType)(v)
+}
+
+func (*outboundProxyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**OutboundProxy)(nil)).Elem()
+}
+
+func (i *outboundProxyPtrType) ToOutboundProxyPtrOutput() OutboundProxyPtrOutput {
+	return i.ToOutboundProxyPtrOutputWithContext(context.Background())
+}
+
+func (i *outboundProxyPtrType) ToOutboundProxyPtrOutputWithContext(ctx context.Context) OutboundProxyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(OutboundProxyPtrOutput)
+}
+
+// The outbound HTTP(S) proxy of every component.
+type OutboundProxyOutput struct{ *pulumi.OutputState }
+
+func (OutboundProxyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OutboundProxy)(nil)).Elem()
+}
+
+func (o OutboundProxyOutput) ToOutboundProxyOutput() OutboundProxyOutput {
+	return o
+}
+
+func (o OutboundProxyOutput) ToOutboundProxyOutputWithContext(ctx context.Context) OutboundProxyOutput {
+	return o
+}
+
+func (o OutboundProxyOutput) ToOutboundProxyPtrOutput() OutboundProxyPtrOutput {
+	return o.ToOutboundProxyPtrOutputWithContext(context.Background())
+}
+
+func (o OutboundProxyOutput) ToOutboundProxyPtrOutputWithContext(ctx context.Context) OutboundProxyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OutboundProxy) *OutboundProxy {
+		return &v
+	}).(OutboundProxyPtrOutput)
+}
+
+// Turn proxy support on (`PROXY_ENABLED`).
+func (o OutboundProxyOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v OutboundProxy) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The HTTP proxy's URL (`HTTP_PROXY`).
+func (o OutboundProxyOutput) Http() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OutboundProxy) *string { return v.Http }).(pulumi.StringPtrOutput)
+}
+
+// The HTTPS proxy's URL (`HTTPS_PROXY`).
+func (o OutboundProxyOutput) Https() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OutboundProxy) *string { return v.Https }).(pulumi.StringPtrOutput)
+}
+
+// The comma-separated hosts reached without the proxy (`NO_PROXY`).
+func (o OutboundProxyOutput) NoProxy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v OutboundProxy) *string { return v.NoProxy }).(pulumi.StringPtrOutput)
+}
+
+type OutboundProxyPtrOutput struct{ *pulumi.OutputState }
+
+func (OutboundProxyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OutboundProxy)(nil)).Elem()
+}
+
+func (o OutboundProxyPtrOutput) ToOutboundProxyPtrOutput() OutboundProxyPtrOutput {
+	return o
+}
+
+func (o OutboundProxyPtrOutput) ToOutboundProxyPtrOutputWithContext(ctx context.Context) OutboundProxyPtrOutput {
+	return o
+}
+
+func (o OutboundProxyPtrOutput) Elem() OutboundProxyOutput {
+	return o.ApplyT(func(v *OutboundProxy) OutboundProxy {
+		if v != nil {
+			return *v
+		}
+		var ret OutboundProxy
+		return ret
+	}).(OutboundProxyOutput)
+}
+
+// Turn proxy support on (`PROXY_ENABLED`).
+func (o OutboundProxyPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *OutboundProxy) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The HTTP proxy's URL (`HTTP_PROXY`).
+func (o OutboundProxyPtrOutput) Http() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OutboundProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Http
+	}).(pulumi.StringPtrOutput)
+}
+
+// The HTTPS proxy's URL (`HTTPS_PROXY`).
+func (o OutboundProxyPtrOutput) Https() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OutboundProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Https
+	}).(pulumi.StringPtrOutput)
+}
+
+// The comma-separated hosts reached without the proxy (`NO_PROXY`).
+func (o OutboundProxyPtrOutput) NoProxy() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *OutboundProxy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.NoProxy
+	}).(pulumi.StringPtrOutput)
+}
+
 // A persistent volume claim mounted into the pod.
 type PersistentVolumeClaim struct {
 	// The claim's name in the namespace.
@@ -2758,6 +11841,343 @@ func (o PersistentVolumeClaimPtrOutput) ReadOnly() pulumi.BoolPtrOutput {
 		}
 		return v.ReadOnly
 	}).(pulumi.BoolPtrOutput)
+}
+
+// Scheduled backups of the managed database (accepted; the operator does not render them yet).
+type PgBackup struct {
+	// How long backups are kept, e.g. `30d`.
+	Retention *string `pulumi:"retention"`
+	// The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+	Schedule *string `pulumi:"schedule"`
+}
+
+// PgBackupInput is an input type that accepts PgBackupArgs and PgBackupOutput values.
+// You can construct a concrete instance of `PgBackupInput` via:
+//
+//	PgBackupArgs{...}
+type PgBackupInput interface {
+	pulumi.Input
+
+	ToPgBackupOutput() PgBackupOutput
+	ToPgBackupOutputWithContext(context.Context) PgBackupOutput
+}
+
+// Scheduled backups of the managed database (accepted; the operator does not render them yet).
+type PgBackupArgs struct {
+	// How long backups are kept, e.g. `30d`.
+	Retention pulumi.StringPtrInput `pulumi:"retention"`
+	// The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+	Schedule pulumi.StringPtrInput `pulumi:"schedule"`
+}
+
+func (PgBackupArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PgBackup)(nil)).Elem()
+}
+
+func (i PgBackupArgs) ToPgBackupOutput() PgBackupOutput {
+	return i.ToPgBackupOutputWithContext(context.Background())
+}
+
+func (i PgBackupArgs) ToPgBackupOutputWithContext(ctx context.Context) PgBackupOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBackupOutput)
+}
+
+func (i PgBackupArgs) ToPgBackupPtrOutput() PgBackupPtrOutput {
+	return i.ToPgBackupPtrOutputWithContext(context.Background())
+}
+
+func (i PgBackupArgs) ToPgBackupPtrOutputWithContext(ctx context.Context) PgBackupPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBackupOutput).ToPgBackupPtrOutputWithContext(ctx)
+}
+
+// PgBackupPtrInput is an input type that accepts PgBackupArgs, PgBackupPtr and PgBackupPtrOutput values.
+// You can construct a concrete instance of `PgBackupPtrInput` via:
+//
+//	        PgBackupArgs{...}
+//
+//	or:
+//
+//	        nil
+type PgBackupPtrInput interface {
+	pulumi.Input
+
+	ToPgBackupPtrOutput() PgBackupPtrOutput
+	ToPgBackupPtrOutputWithContext(context.Context) PgBackupPtrOutput
+}
+
+type pgBackupPtrType PgBackupArgs
+
+func PgBackupPtr(v *PgBackupArgs) PgBackupPtrInput {
+	return (*pgBackupPtrType)(v)
+}
+
+func (*pgBackupPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PgBackup)(nil)).Elem()
+}
+
+func (i *pgBackupPtrType) ToPgBackupPtrOutput() PgBackupPtrOutput {
+	return i.ToPgBackupPtrOutputWithContext(context.Background())
+}
+
+func (i *pgBackupPtrType) ToPgBackupPtrOutputWithContext(ctx context.Context) PgBackupPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBackupPtrOutput)
+}
+
+// Scheduled backups of the managed database (accepted; the operator does not render them yet).
+type PgBackupOutput struct{ *pulumi.OutputState }
+
+func (PgBackupOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PgBackup)(nil)).Elem()
+}
+
+func (o PgBackupOutput) ToPgBackupOutput() PgBackupOutput {
+	return o
+}
+
+func (o PgBackupOutput) ToPgBackupOutputWithContext(ctx context.Context) PgBackupOutput {
+	return o
+}
+
+func (o PgBackupOutput) ToPgBackupPtrOutput() PgBackupPtrOutput {
+	return o.ToPgBackupPtrOutputWithContext(context.Background())
+}
+
+func (o PgBackupOutput) ToPgBackupPtrOutputWithContext(ctx context.Context) PgBackupPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PgBackup) *PgBackup {
+		return &v
+	}).(PgBackupPtrOutput)
+}
+
+// How long backups are kept, e.g. `30d`.
+func (o PgBackupOutput) Retention() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PgBackup) *string { return v.Retention }).(pulumi.StringPtrOutput)
+}
+
+// The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+func (o PgBackupOutput) Schedule() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PgBackup) *string { return v.Schedule }).(pulumi.StringPtrOutput)
+}
+
+type PgBackupPtrOutput struct{ *pulumi.OutputState }
+
+func (PgBackupPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PgBackup)(nil)).Elem()
+}
+
+func (o PgBackupPtrOutput) ToPgBackupPtrOutput() PgBackupPtrOutput {
+	return o
+}
+
+func (o PgBackupPtrOutput) ToPgBackupPtrOutputWithContext(ctx context.Context) PgBackupPtrOutput {
+	return o
+}
+
+func (o PgBackupPtrOutput) Elem() PgBackupOutput {
+	return o.ApplyT(func(v *PgBackup) PgBackup {
+		if v != nil {
+			return *v
+		}
+		var ret PgBackup
+		return ret
+	}).(PgBackupOutput)
+}
+
+// How long backups are kept, e.g. `30d`.
+func (o PgBackupPtrOutput) Retention() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PgBackup) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Retention
+	}).(pulumi.StringPtrOutput)
+}
+
+// The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+func (o PgBackupPtrOutput) Schedule() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PgBackup) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Schedule
+	}).(pulumi.StringPtrOutput)
+}
+
+// The PgBouncer pooler in front of a managed database: on when the block is left out.
+type PgBouncer struct {
+	// Pooler instances.
+	Instances *int `pulumi:"instances"`
+	// Provision the pooler (a given block without it turns the pooler off).
+	Managed *bool `pulumi:"managed"`
+	// Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+	Parameters map[string]string `pulumi:"parameters"`
+}
+
+// PgBouncerInput is an input type that accepts PgBouncerArgs and PgBouncerOutput values.
+// You can construct a concrete instance of `PgBouncerInput` via:
+//
+//	PgBouncerArgs{...}
+type PgBouncerInput interface {
+	pulumi.Input
+
+	ToPgBouncerOutput() PgBouncerOutput
+	ToPgBouncerOutputWithContext(context.Context) PgBouncerOutput
+}
+
+// The PgBouncer pooler in front of a managed database: on when the block is left out.
+type PgBouncerArgs struct {
+	// Pooler instances.
+	Instances pulumi.IntPtrInput `pulumi:"instances"`
+	// Provision the pooler (a given block without it turns the pooler off).
+	Managed pulumi.BoolPtrInput `pulumi:"managed"`
+	// Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+	Parameters pulumi.StringMapInput `pulumi:"parameters"`
+}
+
+func (PgBouncerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PgBouncer)(nil)).Elem()
+}
+
+func (i PgBouncerArgs) ToPgBouncerOutput() PgBouncerOutput {
+	return i.ToPgBouncerOutputWithContext(context.Background())
+}
+
+func (i PgBouncerArgs) ToPgBouncerOutputWithContext(ctx context.Context) PgBouncerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBouncerOutput)
+}
+
+func (i PgBouncerArgs) ToPgBouncerPtrOutput() PgBouncerPtrOutput {
+	return i.ToPgBouncerPtrOutputWithContext(context.Background())
+}
+
+func (i PgBouncerArgs) ToPgBouncerPtrOutputWithContext(ctx context.Context) PgBouncerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBouncerOutput).ToPgBouncerPtrOutputWithContext(ctx)
+}
+
+// PgBouncerPtrInput is an input type that accepts PgBouncerArgs, PgBouncerPtr and PgBouncerPtrOutput values.
+// You can construct a concrete instance of `PgBouncerPtrInput` via:
+//
+//	        PgBouncerArgs{...}
+//
+//	or:
+//
+//	        nil
+type PgBouncerPtrInput interface {
+	pulumi.Input
+
+	ToPgBouncerPtrOutput() PgBouncerPtrOutput
+	ToPgBouncerPtrOutputWithContext(context.Context) PgBouncerPtrOutput
+}
+
+type pgBouncerPtrType PgBouncerArgs
+
+func PgBouncerPtr(v *PgBouncerArgs) PgBouncerPtrInput {
+	return (*pgBouncerPtrType)(v)
+}
+
+func (*pgBouncerPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PgBouncer)(nil)).Elem()
+}
+
+func (i *pgBouncerPtrType) ToPgBouncerPtrOutput() PgBouncerPtrOutput {
+	return i.ToPgBouncerPtrOutputWithContext(context.Background())
+}
+
+func (i *pgBouncerPtrType) ToPgBouncerPtrOutputWithContext(ctx context.Context) PgBouncerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PgBouncerPtrOutput)
+}
+
+// The PgBouncer pooler in front of a managed database: on when the block is left out.
+type PgBouncerOutput struct{ *pulumi.OutputState }
+
+func (PgBouncerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PgBouncer)(nil)).Elem()
+}
+
+func (o PgBouncerOutput) ToPgBouncerOutput() PgBouncerOutput {
+	return o
+}
+
+func (o PgBouncerOutput) ToPgBouncerOutputWithContext(ctx context.Context) PgBouncerOutput {
+	return o
+}
+
+func (o PgBouncerOutput) ToPgBouncerPtrOutput() PgBouncerPtrOutput {
+	return o.ToPgBouncerPtrOutputWithContext(context.Background())
+}
+
+func (o PgBouncerOutput) ToPgBouncerPtrOutputWithContext(ctx context.Context) PgBouncerPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PgBouncer) *PgBouncer {
+		return &v
+	}).(PgBouncerPtrOutput)
+}
+
+// Pooler instances.
+func (o PgBouncerOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v PgBouncer) *int { return v.Instances }).(pulumi.IntPtrOutput)
+}
+
+// Provision the pooler (a given block without it turns the pooler off).
+func (o PgBouncerOutput) Managed() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PgBouncer) *bool { return v.Managed }).(pulumi.BoolPtrOutput)
+}
+
+// Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+func (o PgBouncerOutput) Parameters() pulumi.StringMapOutput {
+	return o.ApplyT(func(v PgBouncer) map[string]string { return v.Parameters }).(pulumi.StringMapOutput)
+}
+
+type PgBouncerPtrOutput struct{ *pulumi.OutputState }
+
+func (PgBouncerPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PgBouncer)(nil)).Elem()
+}
+
+func (o PgBouncerPtrOutput) ToPgBouncerPtrOutput() PgBouncerPtrOutput {
+	return o
+}
+
+func (o PgBouncerPtrOutput) ToPgBouncerPtrOutputWithContext(ctx context.Context) PgBouncerPtrOutput {
+	return o
+}
+
+func (o PgBouncerPtrOutput) Elem() PgBouncerOutput {
+	return o.ApplyT(func(v *PgBouncer) PgBouncer {
+		if v != nil {
+			return *v
+		}
+		var ret PgBouncer
+		return ret
+	}).(PgBouncerOutput)
+}
+
+// Pooler instances.
+func (o PgBouncerPtrOutput) Instances() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *PgBouncer) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Instances
+	}).(pulumi.IntPtrOutput)
+}
+
+// Provision the pooler (a given block without it turns the pooler off).
+func (o PgBouncerPtrOutput) Managed() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PgBouncer) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Managed
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+func (o PgBouncerPtrOutput) Parameters() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *PgBouncer) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.Parameters
+	}).(pulumi.StringMapOutput)
 }
 
 // The PodDisruptionBudget bounding voluntary evictions of the pods.
@@ -3313,6 +12733,932 @@ func (o ProbesPtrOutput) Startup() ProbePtrOutput {
 	}).(ProbePtrOutput)
 }
 
+// Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+type Provisioning struct {
+	// The key holding the API key (the operator's default: `provisioningApiKey`).
+	ApiKey *string `pulumi:"apiKey"`
+	// The Secret holding your provisioner's API key (external mode).
+	ApiKeySecretRef *string `pulumi:"apiKeySecretRef"`
+	// Your provisioner's base URL (external mode).
+	ApiURL *string `pulumi:"apiURL"`
+	// The bundled service (deploy mode).
+	Deploy *ProvisioningDeploy `pulumi:"deploy"`
+	// Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+	Mode *ProvisioningMode `pulumi:"mode"`
+}
+
+// ProvisioningInput is an input type that accepts ProvisioningArgs and ProvisioningOutput values.
+// You can construct a concrete instance of `ProvisioningInput` via:
+//
+//	ProvisioningArgs{...}
+type ProvisioningInput interface {
+	pulumi.Input
+
+	ToProvisioningOutput() ProvisioningOutput
+	ToProvisioningOutputWithContext(context.Context) ProvisioningOutput
+}
+
+// Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+type ProvisioningArgs struct {
+	// The key holding the API key (the operator's default: `provisioningApiKey`).
+	ApiKey pulumi.StringPtrInput `pulumi:"apiKey"`
+	// The Secret holding your provisioner's API key (external mode).
+	ApiKeySecretRef pulumi.StringPtrInput `pulumi:"apiKeySecretRef"`
+	// Your provisioner's base URL (external mode).
+	ApiURL pulumi.StringPtrInput `pulumi:"apiURL"`
+	// The bundled service (deploy mode).
+	Deploy ProvisioningDeployPtrInput `pulumi:"deploy"`
+	// Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+	Mode ProvisioningModePtrInput `pulumi:"mode"`
+}
+
+func (ProvisioningArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Provisioning)(nil)).Elem()
+}
+
+func (i ProvisioningArgs) ToProvisioningOutput() ProvisioningOutput {
+	return i.ToProvisioningOutputWithContext(context.Background())
+}
+
+func (i ProvisioningArgs) ToProvisioningOutputWithContext(ctx context.Context) ProvisioningOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningOutput)
+}
+
+func (i ProvisioningArgs) ToProvisioningPtrOutput() ProvisioningPtrOutput {
+	return i.ToProvisioningPtrOutputWithContext(context.Background())
+}
+
+func (i ProvisioningArgs) ToProvisioningPtrOutputWithContext(ctx context.Context) ProvisioningPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningOutput).ToProvisioningPtrOutputWithContext(ctx)
+}
+
+// ProvisioningPtrInput is an input type that accepts ProvisioningArgs, ProvisioningPtr and ProvisioningPtrOutput values.
+// You can construct a concrete instance of `ProvisioningPtrInput` via:
+//
+//	        ProvisioningArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProvisioningPtrInput interface {
+	pulumi.Input
+
+	ToProvisioningPtrOutput() ProvisioningPtrOutput
+	ToProvisioningPtrOutputWithContext(context.Context) ProvisioningPtrOutput
+}
+
+type provisioningPtrType ProvisioningArgs
+
+func ProvisioningPtr(v *ProvisioningArgs) ProvisioningPtrInput {
+	return (*provisioningPtrType)(v)
+}
+
+func (*provisioningPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Provisioning)(nil)).Elem()
+}
+
+func (i *provisioningPtrType) ToProvisioningPtrOutput() ProvisioningPtrOutput {
+	return i.ToProvisioningPtrOutputWithContext(context.Background())
+}
+
+func (i *provisioningPtrType) ToProvisioningPtrOutputWithContext(ctx context.Context) ProvisioningPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningPtrOutput)
+}
+
+// Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+type ProvisioningOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Provisioning)(nil)).Elem()
+}
+
+func (o ProvisioningOutput) ToProvisioningOutput() ProvisioningOutput {
+	return o
+}
+
+func (o ProvisioningOutput) ToProvisioningOutputWithContext(ctx context.Context) ProvisioningOutput {
+	return o
+}
+
+func (o ProvisioningOutput) ToProvisioningPtrOutput() ProvisioningPtrOutput {
+	return o.ToProvisioningPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningOutput) ToProvisioningPtrOutputWithContext(ctx context.Context) ProvisioningPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Provisioning) *Provisioning {
+		return &v
+	}).(ProvisioningPtrOutput)
+}
+
+// The key holding the API key (the operator's default: `provisioningApiKey`).
+func (o ProvisioningOutput) ApiKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Provisioning) *string { return v.ApiKey }).(pulumi.StringPtrOutput)
+}
+
+// The Secret holding your provisioner's API key (external mode).
+func (o ProvisioningOutput) ApiKeySecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Provisioning) *string { return v.ApiKeySecretRef }).(pulumi.StringPtrOutput)
+}
+
+// Your provisioner's base URL (external mode).
+func (o ProvisioningOutput) ApiURL() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Provisioning) *string { return v.ApiURL }).(pulumi.StringPtrOutput)
+}
+
+// The bundled service (deploy mode).
+func (o ProvisioningOutput) Deploy() ProvisioningDeployPtrOutput {
+	return o.ApplyT(func(v Provisioning) *ProvisioningDeploy { return v.Deploy }).(ProvisioningDeployPtrOutput)
+}
+
+// Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+func (o ProvisioningOutput) Mode() ProvisioningModePtrOutput {
+	return o.ApplyT(func(v Provisioning) *ProvisioningMode { return v.Mode }).(ProvisioningModePtrOutput)
+}
+
+type ProvisioningPtrOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Provisioning)(nil)).Elem()
+}
+
+func (o ProvisioningPtrOutput) ToProvisioningPtrOutput() ProvisioningPtrOutput {
+	return o
+}
+
+func (o ProvisioningPtrOutput) ToProvisioningPtrOutputWithContext(ctx context.Context) ProvisioningPtrOutput {
+	return o
+}
+
+func (o ProvisioningPtrOutput) Elem() ProvisioningOutput {
+	return o.ApplyT(func(v *Provisioning) Provisioning {
+		if v != nil {
+			return *v
+		}
+		var ret Provisioning
+		return ret
+	}).(ProvisioningOutput)
+}
+
+// The key holding the API key (the operator's default: `provisioningApiKey`).
+func (o ProvisioningPtrOutput) ApiKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provisioning) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Secret holding your provisioner's API key (external mode).
+func (o ProvisioningPtrOutput) ApiKeySecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provisioning) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiKeySecretRef
+	}).(pulumi.StringPtrOutput)
+}
+
+// Your provisioner's base URL (external mode).
+func (o ProvisioningPtrOutput) ApiURL() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provisioning) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiURL
+	}).(pulumi.StringPtrOutput)
+}
+
+// The bundled service (deploy mode).
+func (o ProvisioningPtrOutput) Deploy() ProvisioningDeployPtrOutput {
+	return o.ApplyT(func(v *Provisioning) *ProvisioningDeploy {
+		if v == nil {
+			return nil
+		}
+		return v.Deploy
+	}).(ProvisioningDeployPtrOutput)
+}
+
+// Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+func (o ProvisioningPtrOutput) Mode() ProvisioningModePtrOutput {
+	return o.ApplyT(func(v *Provisioning) *ProvisioningMode {
+		if v == nil {
+			return nil
+		}
+		return v.Mode
+	}).(ProvisioningModePtrOutput)
+}
+
+// The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+type ProvisioningDeploy struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// The key holding the API key (the operator's default: `securityApiKey`).
+	ApiKeyKey *string `pulumi:"apiKeyKey"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// The Secret holding the service's API key and token signing key.
+	BootstrapSecretRef string `pulumi:"bootstrapSecretRef"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+	Exchange *string `pulumi:"exchange"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The broker user managing queues and exchanges (default: the platform's messaging credentials).
+	ProvisionerCredentials *CredentialsRef `pulumi:"provisionerCredentials"`
+	// The broker user written into proxies' tokens (default: the platform's messaging credentials).
+	ProxyCredentials *CredentialsRef `pulumi:"proxyCredentials"`
+	// The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+	QueueArguments []QueueArgument `pulumi:"queueArguments"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// The queue of proxies' replies (default: the version's, `core`).
+	ResponseQueue *string `pulumi:"responseQueue"`
+	// The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+	RoutingKey *string `pulumi:"routingKey"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+	TokenSigningKeyKey *string `pulumi:"tokenSigningKeyKey"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *ProvisioningDeployWorkloadType `pulumi:"workloadType"`
+}
+
+// ProvisioningDeployInput is an input type that accepts ProvisioningDeployArgs and ProvisioningDeployOutput values.
+// You can construct a concrete instance of `ProvisioningDeployInput` via:
+//
+//	ProvisioningDeployArgs{...}
+type ProvisioningDeployInput interface {
+	pulumi.Input
+
+	ToProvisioningDeployOutput() ProvisioningDeployOutput
+	ToProvisioningDeployOutputWithContext(context.Context) ProvisioningDeployOutput
+}
+
+// The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+type ProvisioningDeployArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// The key holding the API key (the operator's default: `securityApiKey`).
+	ApiKeyKey pulumi.StringPtrInput `pulumi:"apiKeyKey"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// The Secret holding the service's API key and token signing key.
+	BootstrapSecretRef pulumi.StringInput `pulumi:"bootstrapSecretRef"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+	Exchange pulumi.StringPtrInput `pulumi:"exchange"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The broker user managing queues and exchanges (default: the platform's messaging credentials).
+	ProvisionerCredentials CredentialsRefPtrInput `pulumi:"provisionerCredentials"`
+	// The broker user written into proxies' tokens (default: the platform's messaging credentials).
+	ProxyCredentials CredentialsRefPtrInput `pulumi:"proxyCredentials"`
+	// The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+	QueueArguments QueueArgumentArrayInput `pulumi:"queueArguments"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// The queue of proxies' replies (default: the version's, `core`).
+	ResponseQueue pulumi.StringPtrInput `pulumi:"responseQueue"`
+	// The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+	RoutingKey pulumi.StringPtrInput `pulumi:"routingKey"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+	TokenSigningKeyKey pulumi.StringPtrInput `pulumi:"tokenSigningKeyKey"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType ProvisioningDeployWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (ProvisioningDeployArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningDeploy)(nil)).Elem()
+}
+
+func (i ProvisioningDeployArgs) ToProvisioningDeployOutput() ProvisioningDeployOutput {
+	return i.ToProvisioningDeployOutputWithContext(context.Background())
+}
+
+func (i ProvisioningDeployArgs) ToProvisioningDeployOutputWithContext(ctx context.Context) ProvisioningDeployOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningDeployOutput)
+}
+
+func (i ProvisioningDeployArgs) ToProvisioningDeployPtrOutput() ProvisioningDeployPtrOutput {
+	return i.ToProvisioningDeployPtrOutputWithContext(context.Background())
+}
+
+func (i ProvisioningDeployArgs) ToProvisioningDeployPtrOutputWithContext(ctx context.Context) ProvisioningDeployPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningDeployOutput).ToProvisioningDeployPtrOutputWithContext(ctx)
+}
+
+// ProvisioningDeployPtrInput is an input type that accepts ProvisioningDeployArgs, ProvisioningDeployPtr and ProvisioningDeployPtrOutput values.
+// You can construct a concrete instance of `ProvisioningDeployPtrInput` via:
+//
+//	        ProvisioningDeployArgs{...}
+//
+//	or:
+//
+//	        nil
+type ProvisioningDeployPtrInput interface {
+	pulumi.Input
+
+	ToProvisioningDeployPtrOutput() ProvisioningDeployPtrOutput
+	ToProvisioningDeployPtrOutputWithContext(context.Context) ProvisioningDeployPtrOutput
+}
+
+type provisioningDeployPtrType ProvisioningDeployArgs
+
+func ProvisioningDeployPtr(v *ProvisioningDeployArgs) ProvisioningDeployPtrInput {
+	return (*provisioningDeployPtrType)(v)
+}
+
+func (*provisioningDeployPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProvisioningDeploy)(nil)).Elem()
+}
+
+func (i *provisioningDeployPtrType) ToProvisioningDeployPtrOutput() ProvisioningDeployPtrOutput {
+	return i.ToProvisioningDeployPtrOutputWithContext(context.Background())
+}
+
+func (i *provisioningDeployPtrType) ToProvisioningDeployPtrOutputWithContext(ctx context.Context) ProvisioningDeployPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ProvisioningDeployPtrOutput)
+}
+
+// The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+type ProvisioningDeployOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningDeployOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ProvisioningDeploy)(nil)).Elem()
+}
+
+func (o ProvisioningDeployOutput) ToProvisioningDeployOutput() ProvisioningDeployOutput {
+	return o
+}
+
+func (o ProvisioningDeployOutput) ToProvisioningDeployOutputWithContext(ctx context.Context) ProvisioningDeployOutput {
+	return o
+}
+
+func (o ProvisioningDeployOutput) ToProvisioningDeployPtrOutput() ProvisioningDeployPtrOutput {
+	return o.ToProvisioningDeployPtrOutputWithContext(context.Background())
+}
+
+func (o ProvisioningDeployOutput) ToProvisioningDeployPtrOutputWithContext(ctx context.Context) ProvisioningDeployPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ProvisioningDeploy) *ProvisioningDeploy {
+		return &v
+	}).(ProvisioningDeployPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o ProvisioningDeployOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// The key holding the API key (the operator's default: `securityApiKey`).
+func (o ProvisioningDeployOutput) ApiKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *string { return v.ApiKeyKey }).(pulumi.StringPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o ProvisioningDeployOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// The Secret holding the service's API key and token signing key.
+func (o ProvisioningDeployOutput) BootstrapSecretRef() pulumi.StringOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) string { return v.BootstrapSecretRef }).(pulumi.StringOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o ProvisioningDeployOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o ProvisioningDeployOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+func (o ProvisioningDeployOutput) Exchange() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *string { return v.Exchange }).(pulumi.StringPtrOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o ProvisioningDeployOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o ProvisioningDeployOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o ProvisioningDeployOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o ProvisioningDeployOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o ProvisioningDeployOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o ProvisioningDeployOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o ProvisioningDeployOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o ProvisioningDeployOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The broker user managing queues and exchanges (default: the platform's messaging credentials).
+func (o ProvisioningDeployOutput) ProvisionerCredentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *CredentialsRef { return v.ProvisionerCredentials }).(CredentialsRefPtrOutput)
+}
+
+// The broker user written into proxies' tokens (default: the platform's messaging credentials).
+func (o ProvisioningDeployOutput) ProxyCredentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *CredentialsRef { return v.ProxyCredentials }).(CredentialsRefPtrOutput)
+}
+
+// The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+func (o ProvisioningDeployOutput) QueueArguments() QueueArgumentArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []QueueArgument { return v.QueueArguments }).(QueueArgumentArrayOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o ProvisioningDeployOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o ProvisioningDeployOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The queue of proxies' replies (default: the version's, `core`).
+func (o ProvisioningDeployOutput) ResponseQueue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *string { return v.ResponseQueue }).(pulumi.StringPtrOutput)
+}
+
+// The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+func (o ProvisioningDeployOutput) RoutingKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *string { return v.RoutingKey }).(pulumi.StringPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o ProvisioningDeployOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o ProvisioningDeployOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o ProvisioningDeployOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o ProvisioningDeployOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o ProvisioningDeployOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+func (o ProvisioningDeployOutput) TokenSigningKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *string { return v.TokenSigningKeyKey }).(pulumi.StringPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o ProvisioningDeployOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o ProvisioningDeployOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o ProvisioningDeployOutput) WorkloadType() ProvisioningDeployWorkloadTypePtrOutput {
+	return o.ApplyT(func(v ProvisioningDeploy) *ProvisioningDeployWorkloadType { return v.WorkloadType }).(ProvisioningDeployWorkloadTypePtrOutput)
+}
+
+type ProvisioningDeployPtrOutput struct{ *pulumi.OutputState }
+
+func (ProvisioningDeployPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ProvisioningDeploy)(nil)).Elem()
+}
+
+func (o ProvisioningDeployPtrOutput) ToProvisioningDeployPtrOutput() ProvisioningDeployPtrOutput {
+	return o
+}
+
+func (o ProvisioningDeployPtrOutput) ToProvisioningDeployPtrOutputWithContext(ctx context.Context) ProvisioningDeployPtrOutput {
+	return o
+}
+
+func (o ProvisioningDeployPtrOutput) Elem() ProvisioningDeployOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) ProvisioningDeploy {
+		if v != nil {
+			return *v
+		}
+		var ret ProvisioningDeploy
+		return ret
+	}).(ProvisioningDeployOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o ProvisioningDeployPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// The key holding the API key (the operator's default: `securityApiKey`).
+func (o ProvisioningDeployPtrOutput) ApiKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ApiKeyKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o ProvisioningDeployPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// The Secret holding the service's API key and token signing key.
+func (o ProvisioningDeployPtrOutput) BootstrapSecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.BootstrapSecretRef
+	}).(pulumi.StringPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o ProvisioningDeployPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o ProvisioningDeployPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+func (o ProvisioningDeployPtrOutput) Exchange() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Exchange
+	}).(pulumi.StringPtrOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o ProvisioningDeployPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o ProvisioningDeployPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o ProvisioningDeployPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o ProvisioningDeployPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o ProvisioningDeployPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o ProvisioningDeployPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o ProvisioningDeployPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o ProvisioningDeployPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The broker user managing queues and exchanges (default: the platform's messaging credentials).
+func (o ProvisioningDeployPtrOutput) ProvisionerCredentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *CredentialsRef {
+		if v == nil {
+			return nil
+		}
+		return v.ProvisionerCredentials
+	}).(CredentialsRefPtrOutput)
+}
+
+// The broker user written into proxies' tokens (default: the platform's messaging credentials).
+func (o ProvisioningDeployPtrOutput) ProxyCredentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *CredentialsRef {
+		if v == nil {
+			return nil
+		}
+		return v.ProxyCredentials
+	}).(CredentialsRefPtrOutput)
+}
+
+// The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+func (o ProvisioningDeployPtrOutput) QueueArguments() QueueArgumentArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []QueueArgument {
+		if v == nil {
+			return nil
+		}
+		return v.QueueArguments
+	}).(QueueArgumentArrayOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o ProvisioningDeployPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o ProvisioningDeployPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// The queue of proxies' replies (default: the version's, `core`).
+func (o ProvisioningDeployPtrOutput) ResponseQueue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ResponseQueue
+	}).(pulumi.StringPtrOutput)
+}
+
+// The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+func (o ProvisioningDeployPtrOutput) RoutingKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.RoutingKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o ProvisioningDeployPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o ProvisioningDeployPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o ProvisioningDeployPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o ProvisioningDeployPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o ProvisioningDeployPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+func (o ProvisioningDeployPtrOutput) TokenSigningKeyKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.TokenSigningKeyKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o ProvisioningDeployPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o ProvisioningDeployPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o ProvisioningDeployPtrOutput) WorkloadType() ProvisioningDeployWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *ProvisioningDeploy) *ProvisioningDeployWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(ProvisioningDeployWorkloadTypePtrOutput)
+}
+
 // A proxy's image: each part defaults to the operator's bill of materials.
 type ProxyImage struct {
 	// Replaces the image's arguments.
@@ -3783,6 +14129,528 @@ func (o ProxyMetricsPtrOutput) ServiceMonitor() ServiceMonitorPtrOutput {
 	}).(ServiceMonitorPtrOutput)
 }
 
+// One argument of the queue core registers for itself, passed on as given.
+type QueueArgument struct {
+	// The argument's name, e.g. `x-expires`.
+	Name string `pulumi:"name"`
+	// The argument's value: any JSON value.
+	Value interface{} `pulumi:"value"`
+}
+
+// QueueArgumentInput is an input type that accepts QueueArgumentArgs and QueueArgumentOutput values.
+// You can construct a concrete instance of `QueueArgumentInput` via:
+//
+//	QueueArgumentArgs{...}
+type QueueArgumentInput interface {
+	pulumi.Input
+
+	ToQueueArgumentOutput() QueueArgumentOutput
+	ToQueueArgumentOutputWithContext(context.Context) QueueArgumentOutput
+}
+
+// One argument of the queue core registers for itself, passed on as given.
+type QueueArgumentArgs struct {
+	// The argument's name, e.g. `x-expires`.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The argument's value: any JSON value.
+	Value pulumi.Input `pulumi:"value"`
+}
+
+func (QueueArgumentArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueueArgument)(nil)).Elem()
+}
+
+func (i QueueArgumentArgs) ToQueueArgumentOutput() QueueArgumentOutput {
+	return i.ToQueueArgumentOutputWithContext(context.Background())
+}
+
+func (i QueueArgumentArgs) ToQueueArgumentOutputWithContext(ctx context.Context) QueueArgumentOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueueArgumentOutput)
+}
+
+// QueueArgumentArrayInput is an input type that accepts QueueArgumentArray and QueueArgumentArrayOutput values.
+// You can construct a concrete instance of `QueueArgumentArrayInput` via:
+//
+//	QueueArgumentArray{ QueueArgumentArgs{...} }
+type QueueArgumentArrayInput interface {
+	pulumi.Input
+
+	ToQueueArgumentArrayOutput() QueueArgumentArrayOutput
+	ToQueueArgumentArrayOutputWithContext(context.Context) QueueArgumentArrayOutput
+}
+
+type QueueArgumentArray []QueueArgumentInput
+
+func (QueueArgumentArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]QueueArgument)(nil)).Elem()
+}
+
+func (i QueueArgumentArray) ToQueueArgumentArrayOutput() QueueArgumentArrayOutput {
+	return i.ToQueueArgumentArrayOutputWithContext(context.Background())
+}
+
+func (i QueueArgumentArray) ToQueueArgumentArrayOutputWithContext(ctx context.Context) QueueArgumentArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(QueueArgumentArrayOutput)
+}
+
+// One argument of the queue core registers for itself, passed on as given.
+type QueueArgumentOutput struct{ *pulumi.OutputState }
+
+func (QueueArgumentOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*QueueArgument)(nil)).Elem()
+}
+
+func (o QueueArgumentOutput) ToQueueArgumentOutput() QueueArgumentOutput {
+	return o
+}
+
+func (o QueueArgumentOutput) ToQueueArgumentOutputWithContext(ctx context.Context) QueueArgumentOutput {
+	return o
+}
+
+// The argument's name, e.g. `x-expires`.
+func (o QueueArgumentOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v QueueArgument) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The argument's value: any JSON value.
+func (o QueueArgumentOutput) Value() pulumi.AnyOutput {
+	return o.ApplyT(func(v QueueArgument) interface{} { return v.Value }).(pulumi.AnyOutput)
+}
+
+type QueueArgumentArrayOutput struct{ *pulumi.OutputState }
+
+func (QueueArgumentArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]QueueArgument)(nil)).Elem()
+}
+
+func (o QueueArgumentArrayOutput) ToQueueArgumentArrayOutput() QueueArgumentArrayOutput {
+	return o
+}
+
+func (o QueueArgumentArrayOutput) ToQueueArgumentArrayOutputWithContext(ctx context.Context) QueueArgumentArrayOutput {
+	return o
+}
+
+func (o QueueArgumentArrayOutput) Index(i pulumi.IntInput) QueueArgumentOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) QueueArgument {
+		return vs[0].([]QueueArgument)[vs[1].(int)]
+	}).(QueueArgumentOutput)
+}
+
+// A ConfigMap holding the realm to import once into the managed Keycloak.
+type RealmImport struct {
+	// The ConfigMap's name, in the platform's namespace.
+	ConfigMapRef string `pulumi:"configMapRef"`
+	// The key holding the realm's JSON.
+	Key *string `pulumi:"key"`
+}
+
+// RealmImportInput is an input type that accepts RealmImportArgs and RealmImportOutput values.
+// You can construct a concrete instance of `RealmImportInput` via:
+//
+//	RealmImportArgs{...}
+type RealmImportInput interface {
+	pulumi.Input
+
+	ToRealmImportOutput() RealmImportOutput
+	ToRealmImportOutputWithContext(context.Context) RealmImportOutput
+}
+
+// A ConfigMap holding the realm to import once into the managed Keycloak.
+type RealmImportArgs struct {
+	// The ConfigMap's name, in the platform's namespace.
+	ConfigMapRef pulumi.StringInput `pulumi:"configMapRef"`
+	// The key holding the realm's JSON.
+	Key pulumi.StringPtrInput `pulumi:"key"`
+}
+
+func (RealmImportArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RealmImport)(nil)).Elem()
+}
+
+func (i RealmImportArgs) ToRealmImportOutput() RealmImportOutput {
+	return i.ToRealmImportOutputWithContext(context.Background())
+}
+
+func (i RealmImportArgs) ToRealmImportOutputWithContext(ctx context.Context) RealmImportOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RealmImportOutput)
+}
+
+func (i RealmImportArgs) ToRealmImportPtrOutput() RealmImportPtrOutput {
+	return i.ToRealmImportPtrOutputWithContext(context.Background())
+}
+
+func (i RealmImportArgs) ToRealmImportPtrOutputWithContext(ctx context.Context) RealmImportPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RealmImportOutput).ToRealmImportPtrOutputWithContext(ctx)
+}
+
+// RealmImportPtrInput is an input type that accepts RealmImportArgs, RealmImportPtr and RealmImportPtrOutput values.
+// You can construct a concrete instance of `RealmImportPtrInput` via:
+//
+//	        RealmImportArgs{...}
+//
+//	or:
+//
+//	        nil
+type RealmImportPtrInput interface {
+	pulumi.Input
+
+	ToRealmImportPtrOutput() RealmImportPtrOutput
+	ToRealmImportPtrOutputWithContext(context.Context) RealmImportPtrOutput
+}
+
+type realmImportPtrType RealmImportArgs
+
+func RealmImportPtr(v *RealmImportArgs) RealmImportPtrInput {
+	return (*realmImportPtrType)(v)
+}
+
+func (*realmImportPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RealmImport)(nil)).Elem()
+}
+
+func (i *realmImportPtrType) ToRealmImportPtrOutput() RealmImportPtrOutput {
+	return i.ToRealmImportPtrOutputWithContext(context.Background())
+}
+
+func (i *realmImportPtrType) ToRealmImportPtrOutputWithContext(ctx context.Context) RealmImportPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RealmImportPtrOutput)
+}
+
+// A ConfigMap holding the realm to import once into the managed Keycloak.
+type RealmImportOutput struct{ *pulumi.OutputState }
+
+func (RealmImportOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RealmImport)(nil)).Elem()
+}
+
+func (o RealmImportOutput) ToRealmImportOutput() RealmImportOutput {
+	return o
+}
+
+func (o RealmImportOutput) ToRealmImportOutputWithContext(ctx context.Context) RealmImportOutput {
+	return o
+}
+
+func (o RealmImportOutput) ToRealmImportPtrOutput() RealmImportPtrOutput {
+	return o.ToRealmImportPtrOutputWithContext(context.Background())
+}
+
+func (o RealmImportOutput) ToRealmImportPtrOutputWithContext(ctx context.Context) RealmImportPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RealmImport) *RealmImport {
+		return &v
+	}).(RealmImportPtrOutput)
+}
+
+// The ConfigMap's name, in the platform's namespace.
+func (o RealmImportOutput) ConfigMapRef() pulumi.StringOutput {
+	return o.ApplyT(func(v RealmImport) string { return v.ConfigMapRef }).(pulumi.StringOutput)
+}
+
+// The key holding the realm's JSON.
+func (o RealmImportOutput) Key() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RealmImport) *string { return v.Key }).(pulumi.StringPtrOutput)
+}
+
+type RealmImportPtrOutput struct{ *pulumi.OutputState }
+
+func (RealmImportPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RealmImport)(nil)).Elem()
+}
+
+func (o RealmImportPtrOutput) ToRealmImportPtrOutput() RealmImportPtrOutput {
+	return o
+}
+
+func (o RealmImportPtrOutput) ToRealmImportPtrOutputWithContext(ctx context.Context) RealmImportPtrOutput {
+	return o
+}
+
+func (o RealmImportPtrOutput) Elem() RealmImportOutput {
+	return o.ApplyT(func(v *RealmImport) RealmImport {
+		if v != nil {
+			return *v
+		}
+		var ret RealmImport
+		return ret
+	}).(RealmImportOutput)
+}
+
+// The ConfigMap's name, in the platform's namespace.
+func (o RealmImportPtrOutput) ConfigMapRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RealmImport) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ConfigMapRef
+	}).(pulumi.StringPtrOutput)
+}
+
+// The key holding the realm's JSON.
+func (o RealmImportPtrOutput) Key() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RealmImport) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Key
+	}).(pulumi.StringPtrOutput)
+}
+
+// The bootstrap of the first administrator, by certificate and/or password, with one identity.
+type RegisterAdmin struct {
+	// The certificate method (on when the block is left out: the operator's default).
+	Certificate *AdminCertificate `pulumi:"certificate"`
+	// The email address.
+	Email *string `pulumi:"email"`
+	// Bootstrap the first administrator.
+	Enabled *bool `pulumi:"enabled"`
+	// The last name (without it Keycloak asks for it at the first login).
+	LastName *string `pulumi:"lastName"`
+	// The first or display name.
+	Name *string `pulumi:"name"`
+	// The password method (off unless given with enabled true).
+	Password *AdminPassword `pulumi:"password"`
+	// The login name: the certificate's common name and the realm user's username.
+	Username *string `pulumi:"username"`
+}
+
+// RegisterAdminInput is an input type that accepts RegisterAdminArgs and RegisterAdminOutput values.
+// You can construct a concrete instance of `RegisterAdminInput` via:
+//
+//	RegisterAdminArgs{...}
+type RegisterAdminInput interface {
+	pulumi.Input
+
+	ToRegisterAdminOutput() RegisterAdminOutput
+	ToRegisterAdminOutputWithContext(context.Context) RegisterAdminOutput
+}
+
+// The bootstrap of the first administrator, by certificate and/or password, with one identity.
+type RegisterAdminArgs struct {
+	// The certificate method (on when the block is left out: the operator's default).
+	Certificate AdminCertificatePtrInput `pulumi:"certificate"`
+	// The email address.
+	Email pulumi.StringPtrInput `pulumi:"email"`
+	// Bootstrap the first administrator.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The last name (without it Keycloak asks for it at the first login).
+	LastName pulumi.StringPtrInput `pulumi:"lastName"`
+	// The first or display name.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// The password method (off unless given with enabled true).
+	Password AdminPasswordPtrInput `pulumi:"password"`
+	// The login name: the certificate's common name and the realm user's username.
+	Username pulumi.StringPtrInput `pulumi:"username"`
+}
+
+func (RegisterAdminArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*RegisterAdmin)(nil)).Elem()
+}
+
+func (i RegisterAdminArgs) ToRegisterAdminOutput() RegisterAdminOutput {
+	return i.ToRegisterAdminOutputWithContext(context.Background())
+}
+
+func (i RegisterAdminArgs) ToRegisterAdminOutputWithContext(ctx context.Context) RegisterAdminOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegisterAdminOutput)
+}
+
+func (i RegisterAdminArgs) ToRegisterAdminPtrOutput() RegisterAdminPtrOutput {
+	return i.ToRegisterAdminPtrOutputWithContext(context.Background())
+}
+
+func (i RegisterAdminArgs) ToRegisterAdminPtrOutputWithContext(ctx context.Context) RegisterAdminPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegisterAdminOutput).ToRegisterAdminPtrOutputWithContext(ctx)
+}
+
+// RegisterAdminPtrInput is an input type that accepts RegisterAdminArgs, RegisterAdminPtr and RegisterAdminPtrOutput values.
+// You can construct a concrete instance of `RegisterAdminPtrInput` via:
+//
+//	        RegisterAdminArgs{...}
+//
+//	or:
+//
+//	        nil
+type RegisterAdminPtrInput interface {
+	pulumi.Input
+
+	ToRegisterAdminPtrOutput() RegisterAdminPtrOutput
+	ToRegisterAdminPtrOutputWithContext(context.Context) RegisterAdminPtrOutput
+}
+
+type registerAdminPtrType RegisterAdminArgs
+
+func RegisterAdminPtr(v *RegisterAdminArgs) RegisterAdminPtrInput {
+	return (*registerAdminPtrType)(v)
+}
+
+func (*registerAdminPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**RegisterAdmin)(nil)).Elem()
+}
+
+func (i *registerAdminPtrType) ToRegisterAdminPtrOutput() RegisterAdminPtrOutput {
+	return i.ToRegisterAdminPtrOutputWithContext(context.Background())
+}
+
+func (i *registerAdminPtrType) ToRegisterAdminPtrOutputWithContext(ctx context.Context) RegisterAdminPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(RegisterAdminPtrOutput)
+}
+
+// The bootstrap of the first administrator, by certificate and/or password, with one identity.
+type RegisterAdminOutput struct{ *pulumi.OutputState }
+
+func (RegisterAdminOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RegisterAdmin)(nil)).Elem()
+}
+
+func (o RegisterAdminOutput) ToRegisterAdminOutput() RegisterAdminOutput {
+	return o
+}
+
+func (o RegisterAdminOutput) ToRegisterAdminOutputWithContext(ctx context.Context) RegisterAdminOutput {
+	return o
+}
+
+func (o RegisterAdminOutput) ToRegisterAdminPtrOutput() RegisterAdminPtrOutput {
+	return o.ToRegisterAdminPtrOutputWithContext(context.Background())
+}
+
+func (o RegisterAdminOutput) ToRegisterAdminPtrOutputWithContext(ctx context.Context) RegisterAdminPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RegisterAdmin) *RegisterAdmin {
+		return &v
+	}).(RegisterAdminPtrOutput)
+}
+
+// The certificate method (on when the block is left out: the operator's default).
+func (o RegisterAdminOutput) Certificate() AdminCertificatePtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *AdminCertificate { return v.Certificate }).(AdminCertificatePtrOutput)
+}
+
+// The email address.
+func (o RegisterAdminOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *string { return v.Email }).(pulumi.StringPtrOutput)
+}
+
+// Bootstrap the first administrator.
+func (o RegisterAdminOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The last name (without it Keycloak asks for it at the first login).
+func (o RegisterAdminOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *string { return v.LastName }).(pulumi.StringPtrOutput)
+}
+
+// The first or display name.
+func (o RegisterAdminOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The password method (off unless given with enabled true).
+func (o RegisterAdminOutput) Password() AdminPasswordPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *AdminPassword { return v.Password }).(AdminPasswordPtrOutput)
+}
+
+// The login name: the certificate's common name and the realm user's username.
+func (o RegisterAdminOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v RegisterAdmin) *string { return v.Username }).(pulumi.StringPtrOutput)
+}
+
+type RegisterAdminPtrOutput struct{ *pulumi.OutputState }
+
+func (RegisterAdminPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RegisterAdmin)(nil)).Elem()
+}
+
+func (o RegisterAdminPtrOutput) ToRegisterAdminPtrOutput() RegisterAdminPtrOutput {
+	return o
+}
+
+func (o RegisterAdminPtrOutput) ToRegisterAdminPtrOutputWithContext(ctx context.Context) RegisterAdminPtrOutput {
+	return o
+}
+
+func (o RegisterAdminPtrOutput) Elem() RegisterAdminOutput {
+	return o.ApplyT(func(v *RegisterAdmin) RegisterAdmin {
+		if v != nil {
+			return *v
+		}
+		var ret RegisterAdmin
+		return ret
+	}).(RegisterAdminOutput)
+}
+
+// The certificate method (on when the block is left out: the operator's default).
+func (o RegisterAdminPtrOutput) Certificate() AdminCertificatePtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *AdminCertificate {
+		if v == nil {
+			return nil
+		}
+		return v.Certificate
+	}).(AdminCertificatePtrOutput)
+}
+
+// The email address.
+func (o RegisterAdminPtrOutput) Email() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Email
+	}).(pulumi.StringPtrOutput)
+}
+
+// Bootstrap the first administrator.
+func (o RegisterAdminPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The last name (without it Keycloak asks for it at the first login).
+func (o RegisterAdminPtrOutput) LastName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *string {
+		if v == nil {
+			return nil
+		}
+		return v.LastName
+	}).(pulumi.StringPtrOutput)
+}
+
+// The first or display name.
+func (o RegisterAdminPtrOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Name
+	}).(pulumi.StringPtrOutput)
+}
+
+// The password method (off unless given with enabled true).
+func (o RegisterAdminPtrOutput) Password() AdminPasswordPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *AdminPassword {
+		if v == nil {
+			return nil
+		}
+		return v.Password
+	}).(AdminPasswordPtrOutput)
+}
+
+// The login name: the certificate's common name and the realm user's username.
+func (o RegisterAdminPtrOutput) Username() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *RegisterAdmin) *string {
+		if v == nil {
+			return nil
+		}
+		return v.Username
+	}).(pulumi.StringPtrOutput)
+}
+
 // The connector's record on the platform.
 type RegistrationStatus struct {
 	// When the connector was registered (ISO 8601).
@@ -4034,6 +14902,545 @@ func (o RollingUpdatePtrOutput) MaxUnavailable() pulumi.AnyOutput {
 		}
 		return v.MaxUnavailable
 	}).(pulumi.AnyOutput)
+}
+
+// The scheduler: the component settings only.
+type Scheduler struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *SchedulerWorkloadType `pulumi:"workloadType"`
+}
+
+// SchedulerInput is an input type that accepts SchedulerArgs and SchedulerOutput values.
+// You can construct a concrete instance of `SchedulerInput` via:
+//
+//	SchedulerArgs{...}
+type SchedulerInput interface {
+	pulumi.Input
+
+	ToSchedulerOutput() SchedulerOutput
+	ToSchedulerOutputWithContext(context.Context) SchedulerOutput
+}
+
+// The scheduler: the component settings only.
+type SchedulerArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType SchedulerWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (SchedulerArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Scheduler)(nil)).Elem()
+}
+
+func (i SchedulerArgs) ToSchedulerOutput() SchedulerOutput {
+	return i.ToSchedulerOutputWithContext(context.Background())
+}
+
+func (i SchedulerArgs) ToSchedulerOutputWithContext(ctx context.Context) SchedulerOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SchedulerOutput)
+}
+
+func (i SchedulerArgs) ToSchedulerPtrOutput() SchedulerPtrOutput {
+	return i.ToSchedulerPtrOutputWithContext(context.Background())
+}
+
+func (i SchedulerArgs) ToSchedulerPtrOutputWithContext(ctx context.Context) SchedulerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SchedulerOutput).ToSchedulerPtrOutputWithContext(ctx)
+}
+
+// SchedulerPtrInput is an input type that accepts SchedulerArgs, SchedulerPtr and SchedulerPtrOutput values.
+// You can construct a concrete instance of `SchedulerPtrInput` via:
+//
+//	        SchedulerArgs{...}
+//
+//	or:
+//
+//	        nil
+type SchedulerPtrInput interface {
+	pulumi.Input
+
+	ToSchedulerPtrOutput() SchedulerPtrOutput
+	ToSchedulerPtrOutputWithContext(context.Context) SchedulerPtrOutput
+}
+
+type schedulerPtrType SchedulerArgs
+
+func SchedulerPtr(v *SchedulerArgs) SchedulerPtrInput {
+	return (*schedulerPtrType)(v)
+}
+
+func (*schedulerPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Scheduler)(nil)).Elem()
+}
+
+func (i *schedulerPtrType) ToSchedulerPtrOutput() SchedulerPtrOutput {
+	return i.ToSchedulerPtrOutputWithContext(context.Background())
+}
+
+func (i *schedulerPtrType) ToSchedulerPtrOutputWithContext(ctx context.Context) SchedulerPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SchedulerPtrOutput)
+}
+
+// The scheduler: the component settings only.
+type SchedulerOutput struct{ *pulumi.OutputState }
+
+func (SchedulerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Scheduler)(nil)).Elem()
+}
+
+func (o SchedulerOutput) ToSchedulerOutput() SchedulerOutput {
+	return o
+}
+
+func (o SchedulerOutput) ToSchedulerOutputWithContext(ctx context.Context) SchedulerOutput {
+	return o
+}
+
+func (o SchedulerOutput) ToSchedulerPtrOutput() SchedulerPtrOutput {
+	return o.ToSchedulerPtrOutputWithContext(context.Background())
+}
+
+func (o SchedulerOutput) ToSchedulerPtrOutputWithContext(ctx context.Context) SchedulerPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Scheduler) *Scheduler {
+		return &v
+	}).(SchedulerPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o SchedulerOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Scheduler) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o SchedulerOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v Scheduler) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o SchedulerOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v Scheduler) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o SchedulerOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v Scheduler) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o SchedulerOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Scheduler) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o SchedulerOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Scheduler) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o SchedulerOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v Scheduler) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o SchedulerOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Scheduler) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o SchedulerOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Scheduler) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o SchedulerOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v Scheduler) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o SchedulerOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Scheduler) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o SchedulerOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v Scheduler) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o SchedulerOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Scheduler) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o SchedulerOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v Scheduler) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o SchedulerOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v Scheduler) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o SchedulerOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v Scheduler) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o SchedulerOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v Scheduler) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o SchedulerOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v Scheduler) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o SchedulerOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Scheduler) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o SchedulerOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Scheduler) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o SchedulerOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v Scheduler) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o SchedulerOutput) WorkloadType() SchedulerWorkloadTypePtrOutput {
+	return o.ApplyT(func(v Scheduler) *SchedulerWorkloadType { return v.WorkloadType }).(SchedulerWorkloadTypePtrOutput)
+}
+
+type SchedulerPtrOutput struct{ *pulumi.OutputState }
+
+func (SchedulerPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Scheduler)(nil)).Elem()
+}
+
+func (o SchedulerPtrOutput) ToSchedulerPtrOutput() SchedulerPtrOutput {
+	return o
+}
+
+func (o SchedulerPtrOutput) ToSchedulerPtrOutputWithContext(ctx context.Context) SchedulerPtrOutput {
+	return o
+}
+
+func (o SchedulerPtrOutput) Elem() SchedulerOutput {
+	return o.ApplyT(func(v *Scheduler) Scheduler {
+		if v != nil {
+			return *v
+		}
+		var ret Scheduler
+		return ret
+	}).(SchedulerOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o SchedulerPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o SchedulerPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o SchedulerPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o SchedulerPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o SchedulerPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o SchedulerPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o SchedulerPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o SchedulerPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Scheduler) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o SchedulerPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Scheduler) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o SchedulerPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o SchedulerPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Scheduler) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o SchedulerPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o SchedulerPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o SchedulerPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o SchedulerPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o SchedulerPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o SchedulerPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o SchedulerPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *Scheduler) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o SchedulerPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o SchedulerPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o SchedulerPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *Scheduler) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o SchedulerPtrOutput) WorkloadType() SchedulerWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *Scheduler) *SchedulerWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(SchedulerWorkloadTypePtrOutput)
 }
 
 // One key of a referenced Secret, and the environment variable or file it becomes.
@@ -5012,6 +16419,165 @@ func (o ServiceMonitorPtrOutput) Labels() pulumi.StringMapOutput {
 	}).(pulumi.StringMapOutput)
 }
 
+// The persistent volume of each instance of a managed stateful workload.
+type Storage struct {
+	// The volume's size, e.g. `100Gi`.
+	Size string `pulumi:"size"`
+	// The StorageClass to provision from (default: the cluster's).
+	StorageClass *string `pulumi:"storageClass"`
+}
+
+// StorageInput is an input type that accepts StorageArgs and StorageOutput values.
+// You can construct a concrete instance of `StorageInput` via:
+//
+//	StorageArgs{...}
+type StorageInput interface {
+	pulumi.Input
+
+	ToStorageOutput() StorageOutput
+	ToStorageOutputWithContext(context.Context) StorageOutput
+}
+
+// The persistent volume of each instance of a managed stateful workload.
+type StorageArgs struct {
+	// The volume's size, e.g. `100Gi`.
+	Size pulumi.StringInput `pulumi:"size"`
+	// The StorageClass to provision from (default: the cluster's).
+	StorageClass pulumi.StringPtrInput `pulumi:"storageClass"`
+}
+
+func (StorageArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Storage)(nil)).Elem()
+}
+
+func (i StorageArgs) ToStorageOutput() StorageOutput {
+	return i.ToStorageOutputWithContext(context.Background())
+}
+
+func (i StorageArgs) ToStorageOutputWithContext(ctx context.Context) StorageOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StorageOutput)
+}
+
+func (i StorageArgs) ToStoragePtrOutput() StoragePtrOutput {
+	return i.ToStoragePtrOutputWithContext(context.Background())
+}
+
+func (i StorageArgs) ToStoragePtrOutputWithContext(ctx context.Context) StoragePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StorageOutput).ToStoragePtrOutputWithContext(ctx)
+}
+
+// StoragePtrInput is an input type that accepts StorageArgs, StoragePtr and StoragePtrOutput values.
+// You can construct a concrete instance of `StoragePtrInput` via:
+//
+//	        StorageArgs{...}
+//
+//	or:
+//
+//	        nil
+type StoragePtrInput interface {
+	pulumi.Input
+
+	ToStoragePtrOutput() StoragePtrOutput
+	ToStoragePtrOutputWithContext(context.Context) StoragePtrOutput
+}
+
+type storagePtrType StorageArgs
+
+func StoragePtr(v *StorageArgs) StoragePtrInput {
+	return (*storagePtrType)(v)
+}
+
+func (*storagePtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Storage)(nil)).Elem()
+}
+
+func (i *storagePtrType) ToStoragePtrOutput() StoragePtrOutput {
+	return i.ToStoragePtrOutputWithContext(context.Background())
+}
+
+func (i *storagePtrType) ToStoragePtrOutputWithContext(ctx context.Context) StoragePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(StoragePtrOutput)
+}
+
+// The persistent volume of each instance of a managed stateful workload.
+type StorageOutput struct{ *pulumi.OutputState }
+
+func (StorageOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Storage)(nil)).Elem()
+}
+
+func (o StorageOutput) ToStorageOutput() StorageOutput {
+	return o
+}
+
+func (o StorageOutput) ToStorageOutputWithContext(ctx context.Context) StorageOutput {
+	return o
+}
+
+func (o StorageOutput) ToStoragePtrOutput() StoragePtrOutput {
+	return o.ToStoragePtrOutputWithContext(context.Background())
+}
+
+func (o StorageOutput) ToStoragePtrOutputWithContext(ctx context.Context) StoragePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Storage) *Storage {
+		return &v
+	}).(StoragePtrOutput)
+}
+
+// The volume's size, e.g. `100Gi`.
+func (o StorageOutput) Size() pulumi.StringOutput {
+	return o.ApplyT(func(v Storage) string { return v.Size }).(pulumi.StringOutput)
+}
+
+// The StorageClass to provision from (default: the cluster's).
+func (o StorageOutput) StorageClass() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v Storage) *string { return v.StorageClass }).(pulumi.StringPtrOutput)
+}
+
+type StoragePtrOutput struct{ *pulumi.OutputState }
+
+func (StoragePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Storage)(nil)).Elem()
+}
+
+func (o StoragePtrOutput) ToStoragePtrOutput() StoragePtrOutput {
+	return o
+}
+
+func (o StoragePtrOutput) ToStoragePtrOutputWithContext(ctx context.Context) StoragePtrOutput {
+	return o
+}
+
+func (o StoragePtrOutput) Elem() StorageOutput {
+	return o.ApplyT(func(v *Storage) Storage {
+		if v != nil {
+			return *v
+		}
+		var ret Storage
+		return ret
+	}).(StorageOutput)
+}
+
+// The volume's size, e.g. `100Gi`.
+func (o StoragePtrOutput) Size() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Storage) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.Size
+	}).(pulumi.StringPtrOutput)
+}
+
+// The StorageClass to provision from (default: the cluster's).
+func (o StoragePtrOutput) StorageClass() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Storage) *string {
+		if v == nil {
+			return nil
+		}
+		return v.StorageClass
+	}).(pulumi.StringPtrOutput)
+}
+
 // How the Deployment replaces the connector's pods on a change.
 type Strategy struct {
 	// Rolling update settings; only with type RollingUpdate.
@@ -5171,6 +16737,1060 @@ func (o StrategyPtrOutput) Type() StrategyTypePtrOutput {
 	}).(StrategyTypePtrOutput)
 }
 
+// Core's time-quality messaging integration (independent of the monitor sidecar).
+type TimeQuality struct {
+	// Turn the integration on (2.19.0 and later).
+	Enabled *bool `pulumi:"enabled"`
+}
+
+// TimeQualityInput is an input type that accepts TimeQualityArgs and TimeQualityOutput values.
+// You can construct a concrete instance of `TimeQualityInput` via:
+//
+//	TimeQualityArgs{...}
+type TimeQualityInput interface {
+	pulumi.Input
+
+	ToTimeQualityOutput() TimeQualityOutput
+	ToTimeQualityOutputWithContext(context.Context) TimeQualityOutput
+}
+
+// Core's time-quality messaging integration (independent of the monitor sidecar).
+type TimeQualityArgs struct {
+	// Turn the integration on (2.19.0 and later).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+}
+
+func (TimeQualityArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeQuality)(nil)).Elem()
+}
+
+func (i TimeQualityArgs) ToTimeQualityOutput() TimeQualityOutput {
+	return i.ToTimeQualityOutputWithContext(context.Background())
+}
+
+func (i TimeQualityArgs) ToTimeQualityOutputWithContext(ctx context.Context) TimeQualityOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityOutput)
+}
+
+func (i TimeQualityArgs) ToTimeQualityPtrOutput() TimeQualityPtrOutput {
+	return i.ToTimeQualityPtrOutputWithContext(context.Background())
+}
+
+func (i TimeQualityArgs) ToTimeQualityPtrOutputWithContext(ctx context.Context) TimeQualityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityOutput).ToTimeQualityPtrOutputWithContext(ctx)
+}
+
+// TimeQualityPtrInput is an input type that accepts TimeQualityArgs, TimeQualityPtr and TimeQualityPtrOutput values.
+// You can construct a concrete instance of `TimeQualityPtrInput` via:
+//
+//	        TimeQualityArgs{...}
+//
+//	or:
+//
+//	        nil
+type TimeQualityPtrInput interface {
+	pulumi.Input
+
+	ToTimeQualityPtrOutput() TimeQualityPtrOutput
+	ToTimeQualityPtrOutputWithContext(context.Context) TimeQualityPtrOutput
+}
+
+type timeQualityPtrType TimeQualityArgs
+
+func TimeQualityPtr(v *TimeQualityArgs) TimeQualityPtrInput {
+	return (*timeQualityPtrType)(v)
+}
+
+func (*timeQualityPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeQuality)(nil)).Elem()
+}
+
+func (i *timeQualityPtrType) ToTimeQualityPtrOutput() TimeQualityPtrOutput {
+	return i.ToTimeQualityPtrOutputWithContext(context.Background())
+}
+
+func (i *timeQualityPtrType) ToTimeQualityPtrOutputWithContext(ctx context.Context) TimeQualityPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityPtrOutput)
+}
+
+// Core's time-quality messaging integration (independent of the monitor sidecar).
+type TimeQualityOutput struct{ *pulumi.OutputState }
+
+func (TimeQualityOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeQuality)(nil)).Elem()
+}
+
+func (o TimeQualityOutput) ToTimeQualityOutput() TimeQualityOutput {
+	return o
+}
+
+func (o TimeQualityOutput) ToTimeQualityOutputWithContext(ctx context.Context) TimeQualityOutput {
+	return o
+}
+
+func (o TimeQualityOutput) ToTimeQualityPtrOutput() TimeQualityPtrOutput {
+	return o.ToTimeQualityPtrOutputWithContext(context.Background())
+}
+
+func (o TimeQualityOutput) ToTimeQualityPtrOutputWithContext(ctx context.Context) TimeQualityPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeQuality) *TimeQuality {
+		return &v
+	}).(TimeQualityPtrOutput)
+}
+
+// Turn the integration on (2.19.0 and later).
+func (o TimeQualityOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TimeQuality) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+type TimeQualityPtrOutput struct{ *pulumi.OutputState }
+
+func (TimeQualityPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeQuality)(nil)).Elem()
+}
+
+func (o TimeQualityPtrOutput) ToTimeQualityPtrOutput() TimeQualityPtrOutput {
+	return o
+}
+
+func (o TimeQualityPtrOutput) ToTimeQualityPtrOutputWithContext(ctx context.Context) TimeQualityPtrOutput {
+	return o
+}
+
+func (o TimeQualityPtrOutput) Elem() TimeQualityOutput {
+	return o.ApplyT(func(v *TimeQuality) TimeQuality {
+		if v != nil {
+			return *v
+		}
+		var ret TimeQuality
+		return ret
+	}).(TimeQualityOutput)
+}
+
+// Turn the integration on (2.19.0 and later).
+func (o TimeQualityPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TimeQuality) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+type TimeQualityMonitor struct {
+	// The Secret of the monitor's broker user; required with an external broker.
+	Credentials *CredentialsRef `pulumi:"credentials"`
+	// Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+	Enabled *bool `pulumi:"enabled"`
+	// The sidecar's image, per field; its pull secrets join core's pod.
+	Image *ComponentImage `pulumi:"image"`
+	// The sidecar's resource requests and limits.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+}
+
+// TimeQualityMonitorInput is an input type that accepts TimeQualityMonitorArgs and TimeQualityMonitorOutput values.
+// You can construct a concrete instance of `TimeQualityMonitorInput` via:
+//
+//	TimeQualityMonitorArgs{...}
+type TimeQualityMonitorInput interface {
+	pulumi.Input
+
+	ToTimeQualityMonitorOutput() TimeQualityMonitorOutput
+	ToTimeQualityMonitorOutputWithContext(context.Context) TimeQualityMonitorOutput
+}
+
+// The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+type TimeQualityMonitorArgs struct {
+	// The Secret of the monitor's broker user; required with an external broker.
+	Credentials CredentialsRefPtrInput `pulumi:"credentials"`
+	// Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The sidecar's image, per field; its pull secrets join core's pod.
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// The sidecar's resource requests and limits.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+}
+
+func (TimeQualityMonitorArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeQualityMonitor)(nil)).Elem()
+}
+
+func (i TimeQualityMonitorArgs) ToTimeQualityMonitorOutput() TimeQualityMonitorOutput {
+	return i.ToTimeQualityMonitorOutputWithContext(context.Background())
+}
+
+func (i TimeQualityMonitorArgs) ToTimeQualityMonitorOutputWithContext(ctx context.Context) TimeQualityMonitorOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityMonitorOutput)
+}
+
+func (i TimeQualityMonitorArgs) ToTimeQualityMonitorPtrOutput() TimeQualityMonitorPtrOutput {
+	return i.ToTimeQualityMonitorPtrOutputWithContext(context.Background())
+}
+
+func (i TimeQualityMonitorArgs) ToTimeQualityMonitorPtrOutputWithContext(ctx context.Context) TimeQualityMonitorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityMonitorOutput).ToTimeQualityMonitorPtrOutputWithContext(ctx)
+}
+
+// TimeQualityMonitorPtrInput is an input type that accepts TimeQualityMonitorArgs, TimeQualityMonitorPtr and TimeQualityMonitorPtrOutput values.
+// You can construct a concrete instance of `TimeQualityMonitorPtrInput` via:
+//
+//	        TimeQualityMonitorArgs{...}
+//
+//	or:
+//
+//	        nil
+type TimeQualityMonitorPtrInput interface {
+	pulumi.Input
+
+	ToTimeQualityMonitorPtrOutput() TimeQualityMonitorPtrOutput
+	ToTimeQualityMonitorPtrOutputWithContext(context.Context) TimeQualityMonitorPtrOutput
+}
+
+type timeQualityMonitorPtrType TimeQualityMonitorArgs
+
+func TimeQualityMonitorPtr(v *TimeQualityMonitorArgs) TimeQualityMonitorPtrInput {
+	return (*timeQualityMonitorPtrType)(v)
+}
+
+func (*timeQualityMonitorPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeQualityMonitor)(nil)).Elem()
+}
+
+func (i *timeQualityMonitorPtrType) ToTimeQualityMonitorPtrOutput() TimeQualityMonitorPtrOutput {
+	return i.ToTimeQualityMonitorPtrOutputWithContext(context.Background())
+}
+
+func (i *timeQualityMonitorPtrType) ToTimeQualityMonitorPtrOutputWithContext(ctx context.Context) TimeQualityMonitorPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TimeQualityMonitorPtrOutput)
+}
+
+// The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+type TimeQualityMonitorOutput struct{ *pulumi.OutputState }
+
+func (TimeQualityMonitorOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TimeQualityMonitor)(nil)).Elem()
+}
+
+func (o TimeQualityMonitorOutput) ToTimeQualityMonitorOutput() TimeQualityMonitorOutput {
+	return o
+}
+
+func (o TimeQualityMonitorOutput) ToTimeQualityMonitorOutputWithContext(ctx context.Context) TimeQualityMonitorOutput {
+	return o
+}
+
+func (o TimeQualityMonitorOutput) ToTimeQualityMonitorPtrOutput() TimeQualityMonitorPtrOutput {
+	return o.ToTimeQualityMonitorPtrOutputWithContext(context.Background())
+}
+
+func (o TimeQualityMonitorOutput) ToTimeQualityMonitorPtrOutputWithContext(ctx context.Context) TimeQualityMonitorPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TimeQualityMonitor) *TimeQualityMonitor {
+		return &v
+	}).(TimeQualityMonitorPtrOutput)
+}
+
+// The Secret of the monitor's broker user; required with an external broker.
+func (o TimeQualityMonitorOutput) Credentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v TimeQualityMonitor) *CredentialsRef { return v.Credentials }).(CredentialsRefPtrOutput)
+}
+
+// Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+func (o TimeQualityMonitorOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TimeQualityMonitor) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The sidecar's image, per field; its pull secrets join core's pod.
+func (o TimeQualityMonitorOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v TimeQualityMonitor) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// The sidecar's resource requests and limits.
+func (o TimeQualityMonitorOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v TimeQualityMonitor) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+type TimeQualityMonitorPtrOutput struct{ *pulumi.OutputState }
+
+func (TimeQualityMonitorPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TimeQualityMonitor)(nil)).Elem()
+}
+
+func (o TimeQualityMonitorPtrOutput) ToTimeQualityMonitorPtrOutput() TimeQualityMonitorPtrOutput {
+	return o
+}
+
+func (o TimeQualityMonitorPtrOutput) ToTimeQualityMonitorPtrOutputWithContext(ctx context.Context) TimeQualityMonitorPtrOutput {
+	return o
+}
+
+func (o TimeQualityMonitorPtrOutput) Elem() TimeQualityMonitorOutput {
+	return o.ApplyT(func(v *TimeQualityMonitor) TimeQualityMonitor {
+		if v != nil {
+			return *v
+		}
+		var ret TimeQualityMonitor
+		return ret
+	}).(TimeQualityMonitorOutput)
+}
+
+// The Secret of the monitor's broker user; required with an external broker.
+func (o TimeQualityMonitorPtrOutput) Credentials() CredentialsRefPtrOutput {
+	return o.ApplyT(func(v *TimeQualityMonitor) *CredentialsRef {
+		if v == nil {
+			return nil
+		}
+		return v.Credentials
+	}).(CredentialsRefPtrOutput)
+}
+
+// Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+func (o TimeQualityMonitorPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *TimeQualityMonitor) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The sidecar's image, per field; its pull secrets join core's pod.
+func (o TimeQualityMonitorPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *TimeQualityMonitor) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// The sidecar's resource requests and limits.
+func (o TimeQualityMonitorPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *TimeQualityMonitor) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+type TrustedCertificates struct {
+	// The key holding the PEM bundle (the operator's default: `ca.crt`).
+	CaKey *string `pulumi:"caKey"`
+	// The Secret's name.
+	SecretRef *string `pulumi:"secretRef"`
+}
+
+// TrustedCertificatesInput is an input type that accepts TrustedCertificatesArgs and TrustedCertificatesOutput values.
+// You can construct a concrete instance of `TrustedCertificatesInput` via:
+//
+//	TrustedCertificatesArgs{...}
+type TrustedCertificatesInput interface {
+	pulumi.Input
+
+	ToTrustedCertificatesOutput() TrustedCertificatesOutput
+	ToTrustedCertificatesOutputWithContext(context.Context) TrustedCertificatesOutput
+}
+
+// A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+type TrustedCertificatesArgs struct {
+	// The key holding the PEM bundle (the operator's default: `ca.crt`).
+	CaKey pulumi.StringPtrInput `pulumi:"caKey"`
+	// The Secret's name.
+	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+}
+
+func (TrustedCertificatesArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*TrustedCertificates)(nil)).Elem()
+}
+
+func (i TrustedCertificatesArgs) ToTrustedCertificatesOutput() TrustedCertificatesOutput {
+	return i.ToTrustedCertificatesOutputWithContext(context.Background())
+}
+
+func (i TrustedCertificatesArgs) ToTrustedCertificatesOutputWithContext(ctx context.Context) TrustedCertificatesOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TrustedCertificatesOutput)
+}
+
+func (i TrustedCertificatesArgs) ToTrustedCertificatesPtrOutput() TrustedCertificatesPtrOutput {
+	return i.ToTrustedCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (i TrustedCertificatesArgs) ToTrustedCertificatesPtrOutputWithContext(ctx context.Context) TrustedCertificatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TrustedCertificatesOutput).ToTrustedCertificatesPtrOutputWithContext(ctx)
+}
+
+// TrustedCertificatesPtrInput is an input type that accepts TrustedCertificatesArgs, TrustedCertificatesPtr and TrustedCertificatesPtrOutput values.
+// You can construct a concrete instance of `TrustedCertificatesPtrInput` via:
+//
+//	        TrustedCertificatesArgs{...}
+//
+//	or:
+//
+//	        nil
+type TrustedCertificatesPtrInput interface {
+	pulumi.Input
+
+	ToTrustedCertificatesPtrOutput() TrustedCertificatesPtrOutput
+	ToTrustedCertificatesPtrOutputWithContext(context.Context) TrustedCertificatesPtrOutput
+}
+
+type trustedCertificatesPtrType TrustedCertificatesArgs
+
+func TrustedCertificatesPtr(v *TrustedCertificatesArgs) TrustedCertificatesPtrInput {
+	return (*trustedCertificatesPtrType)(v)
+}
+
+func (*trustedCertificatesPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**TrustedCertificates)(nil)).Elem()
+}
+
+func (i *trustedCertificatesPtrType) ToTrustedCertificatesPtrOutput() TrustedCertificatesPtrOutput {
+	return i.ToTrustedCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (i *trustedCertificatesPtrType) ToTrustedCertificatesPtrOutputWithContext(ctx context.Context) TrustedCertificatesPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(TrustedCertificatesPtrOutput)
+}
+
+// A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+type TrustedCertificatesOutput struct{ *pulumi.OutputState }
+
+func (TrustedCertificatesOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*TrustedCertificates)(nil)).Elem()
+}
+
+func (o TrustedCertificatesOutput) ToTrustedCertificatesOutput() TrustedCertificatesOutput {
+	return o
+}
+
+func (o TrustedCertificatesOutput) ToTrustedCertificatesOutputWithContext(ctx context.Context) TrustedCertificatesOutput {
+	return o
+}
+
+func (o TrustedCertificatesOutput) ToTrustedCertificatesPtrOutput() TrustedCertificatesPtrOutput {
+	return o.ToTrustedCertificatesPtrOutputWithContext(context.Background())
+}
+
+func (o TrustedCertificatesOutput) ToTrustedCertificatesPtrOutputWithContext(ctx context.Context) TrustedCertificatesPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v TrustedCertificates) *TrustedCertificates {
+		return &v
+	}).(TrustedCertificatesPtrOutput)
+}
+
+// The key holding the PEM bundle (the operator's default: `ca.crt`).
+func (o TrustedCertificatesOutput) CaKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrustedCertificates) *string { return v.CaKey }).(pulumi.StringPtrOutput)
+}
+
+// The Secret's name.
+func (o TrustedCertificatesOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TrustedCertificates) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
+}
+
+type TrustedCertificatesPtrOutput struct{ *pulumi.OutputState }
+
+func (TrustedCertificatesPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**TrustedCertificates)(nil)).Elem()
+}
+
+func (o TrustedCertificatesPtrOutput) ToTrustedCertificatesPtrOutput() TrustedCertificatesPtrOutput {
+	return o
+}
+
+func (o TrustedCertificatesPtrOutput) ToTrustedCertificatesPtrOutputWithContext(ctx context.Context) TrustedCertificatesPtrOutput {
+	return o
+}
+
+func (o TrustedCertificatesPtrOutput) Elem() TrustedCertificatesOutput {
+	return o.ApplyT(func(v *TrustedCertificates) TrustedCertificates {
+		if v != nil {
+			return *v
+		}
+		var ret TrustedCertificates
+		return ret
+	}).(TrustedCertificatesOutput)
+}
+
+// The key holding the PEM bundle (the operator's default: `ca.crt`).
+func (o TrustedCertificatesPtrOutput) CaKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TrustedCertificates) *string {
+		if v == nil {
+			return nil
+		}
+		return v.CaKey
+	}).(pulumi.StringPtrOutput)
+}
+
+// The Secret's name.
+func (o TrustedCertificatesPtrOutput) SecretRef() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *TrustedCertificates) *string {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRef
+	}).(pulumi.StringPtrOutput)
+}
+
+// The optional utils service.
+type Utils struct {
+	// Affinity, as in a pod spec.
+	Affinity *corev1.Affinity `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling *Autoscaling `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs []ConfigMapRef `pulumi:"configMapRefs"`
+	// Deploy utils (and the gateway's `/utils` route).
+	Enabled *bool `pulumi:"enabled"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env []EnvVar `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image *ComponentImage `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers []corev1.Container `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics *ComponentMetrics `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector map[string]string `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations map[string]string `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget *ComponentPodDisruptionBudget `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels map[string]string `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes *Probes `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas *int `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources *corev1.ResourceRequirements `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs []SecretRef `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext *ComponentSecurityContext `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service *ComponentService `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount *ServiceAccount `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars []corev1.Container `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations []corev1.Toleration `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes []ComponentVolume `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType *UtilsWorkloadType `pulumi:"workloadType"`
+}
+
+// UtilsInput is an input type that accepts UtilsArgs and UtilsOutput values.
+// You can construct a concrete instance of `UtilsInput` via:
+//
+//	UtilsArgs{...}
+type UtilsInput interface {
+	pulumi.Input
+
+	ToUtilsOutput() UtilsOutput
+	ToUtilsOutputWithContext(context.Context) UtilsOutput
+}
+
+// The optional utils service.
+type UtilsArgs struct {
+	// Affinity, as in a pod spec.
+	Affinity corev1.AffinityPtrInput `pulumi:"affinity"`
+	// A HorizontalPodAutoscaler; it wins over `replicas`.
+	Autoscaling AutoscalingPtrInput `pulumi:"autoscaling"`
+	// ConfigMaps consumed as environment variables or files.
+	ConfigMapRefs ConfigMapRefArrayInput `pulumi:"configMapRefs"`
+	// Deploy utils (and the gateway's `/utils` route).
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Plain environment variables, after the operator's own (a name given twice: the last wins).
+	Env EnvVarArrayInput `pulumi:"env"`
+	// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+	Image ComponentImagePtrInput `pulumi:"image"`
+	// Further init containers, after the operator's own, as in a pod spec.
+	InitContainers corev1.ContainerArrayInput `pulumi:"initContainers"`
+	// The metrics endpoint and its ServiceMonitor.
+	Metrics ComponentMetricsPtrInput `pulumi:"metrics"`
+	// Node labels the pods must run on.
+	NodeSelector pulumi.StringMapInput `pulumi:"nodeSelector"`
+	// Annotations on the pods.
+	PodAnnotations pulumi.StringMapInput `pulumi:"podAnnotations"`
+	// A PodDisruptionBudget for the component.
+	PodDisruptionBudget ComponentPodDisruptionBudgetPtrInput `pulumi:"podDisruptionBudget"`
+	// Labels on the pods (the operator's own labels win).
+	PodLabels pulumi.StringMapInput `pulumi:"podLabels"`
+	// The main container's probes (default: the operator's for the component).
+	Probes ProbesPtrInput `pulumi:"probes"`
+	// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
+	// The main container's resource requests and limits, as in a pod spec.
+	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
+	// Secrets consumed as environment variables or files.
+	SecretRefs SecretRefArrayInput `pulumi:"secretRefs"`
+	// The main container's security settings.
+	SecurityContext ComponentSecurityContextPtrInput `pulumi:"securityContext"`
+	// The Service's port and type.
+	Service ComponentServicePtrInput `pulumi:"service"`
+	// The ServiceAccount's name and annotations (default: one named after the component).
+	ServiceAccount ServiceAccountPtrInput `pulumi:"serviceAccount"`
+	// Further containers beside the main one, as in a pod spec.
+	Sidecars corev1.ContainerArrayInput `pulumi:"sidecars"`
+	// Tolerations, as in a pod spec.
+	Tolerations corev1.TolerationArrayInput `pulumi:"tolerations"`
+	// Further volumes mounted into the main container.
+	Volumes ComponentVolumeArrayInput `pulumi:"volumes"`
+	// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+	WorkloadType UtilsWorkloadTypePtrInput `pulumi:"workloadType"`
+}
+
+func (UtilsArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*Utils)(nil)).Elem()
+}
+
+func (i UtilsArgs) ToUtilsOutput() UtilsOutput {
+	return i.ToUtilsOutputWithContext(context.Background())
+}
+
+func (i UtilsArgs) ToUtilsOutputWithContext(ctx context.Context) UtilsOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UtilsOutput)
+}
+
+func (i UtilsArgs) ToUtilsPtrOutput() UtilsPtrOutput {
+	return i.ToUtilsPtrOutputWithContext(context.Background())
+}
+
+func (i UtilsArgs) ToUtilsPtrOutputWithContext(ctx context.Context) UtilsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UtilsOutput).ToUtilsPtrOutputWithContext(ctx)
+}
+
+// UtilsPtrInput is an input type that accepts UtilsArgs, UtilsPtr and UtilsPtrOutput values.
+// You can construct a concrete instance of `UtilsPtrInput` via:
+//
+//	        UtilsArgs{...}
+//
+//	or:
+//
+//	        nil
+type UtilsPtrInput interface {
+	pulumi.Input
+
+	ToUtilsPtrOutput() UtilsPtrOutput
+	ToUtilsPtrOutputWithContext(context.Context) UtilsPtrOutput
+}
+
+type utilsPtrType UtilsArgs
+
+func UtilsPtr(v *UtilsArgs) UtilsPtrInput {
+	return (*utilsPtrType)(v)
+}
+
+func (*utilsPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**Utils)(nil)).Elem()
+}
+
+func (i *utilsPtrType) ToUtilsPtrOutput() UtilsPtrOutput {
+	return i.ToUtilsPtrOutputWithContext(context.Background())
+}
+
+func (i *utilsPtrType) ToUtilsPtrOutputWithContext(ctx context.Context) UtilsPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(UtilsPtrOutput)
+}
+
+// The optional utils service.
+type UtilsOutput struct{ *pulumi.OutputState }
+
+func (UtilsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Utils)(nil)).Elem()
+}
+
+func (o UtilsOutput) ToUtilsOutput() UtilsOutput {
+	return o
+}
+
+func (o UtilsOutput) ToUtilsOutputWithContext(ctx context.Context) UtilsOutput {
+	return o
+}
+
+func (o UtilsOutput) ToUtilsPtrOutput() UtilsPtrOutput {
+	return o.ToUtilsPtrOutputWithContext(context.Background())
+}
+
+func (o UtilsOutput) ToUtilsPtrOutputWithContext(ctx context.Context) UtilsPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Utils) *Utils {
+		return &v
+	}).(UtilsPtrOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o UtilsOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v Utils) *corev1.Affinity { return v.Affinity }).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o UtilsOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v Utils) *Autoscaling { return v.Autoscaling }).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o UtilsOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v Utils) []ConfigMapRef { return v.ConfigMapRefs }).(ConfigMapRefArrayOutput)
+}
+
+// Deploy utils (and the gateway's `/utils` route).
+func (o UtilsOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v Utils) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o UtilsOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v Utils) []EnvVar { return v.Env }).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o UtilsOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v Utils) *ComponentImage { return v.Image }).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o UtilsOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Utils) []corev1.Container { return v.InitContainers }).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o UtilsOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v Utils) *ComponentMetrics { return v.Metrics }).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o UtilsOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Utils) map[string]string { return v.NodeSelector }).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o UtilsOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Utils) map[string]string { return v.PodAnnotations }).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o UtilsOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v Utils) *ComponentPodDisruptionBudget { return v.PodDisruptionBudget }).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o UtilsOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v Utils) map[string]string { return v.PodLabels }).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o UtilsOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v Utils) *Probes { return v.Probes }).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o UtilsOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v Utils) *int { return v.Replicas }).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o UtilsOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v Utils) *corev1.ResourceRequirements { return v.Resources }).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o UtilsOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v Utils) []SecretRef { return v.SecretRefs }).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o UtilsOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v Utils) *ComponentSecurityContext { return v.SecurityContext }).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o UtilsOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v Utils) *ComponentService { return v.Service }).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o UtilsOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v Utils) *ServiceAccount { return v.ServiceAccount }).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o UtilsOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v Utils) []corev1.Container { return v.Sidecars }).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o UtilsOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v Utils) []corev1.Toleration { return v.Tolerations }).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o UtilsOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v Utils) []ComponentVolume { return v.Volumes }).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o UtilsOutput) WorkloadType() UtilsWorkloadTypePtrOutput {
+	return o.ApplyT(func(v Utils) *UtilsWorkloadType { return v.WorkloadType }).(UtilsWorkloadTypePtrOutput)
+}
+
+type UtilsPtrOutput struct{ *pulumi.OutputState }
+
+func (UtilsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Utils)(nil)).Elem()
+}
+
+func (o UtilsPtrOutput) ToUtilsPtrOutput() UtilsPtrOutput {
+	return o
+}
+
+func (o UtilsPtrOutput) ToUtilsPtrOutputWithContext(ctx context.Context) UtilsPtrOutput {
+	return o
+}
+
+func (o UtilsPtrOutput) Elem() UtilsOutput {
+	return o.ApplyT(func(v *Utils) Utils {
+		if v != nil {
+			return *v
+		}
+		var ret Utils
+		return ret
+	}).(UtilsOutput)
+}
+
+// Affinity, as in a pod spec.
+func (o UtilsPtrOutput) Affinity() corev1.AffinityPtrOutput {
+	return o.ApplyT(func(v *Utils) *corev1.Affinity {
+		if v == nil {
+			return nil
+		}
+		return v.Affinity
+	}).(corev1.AffinityPtrOutput)
+}
+
+// A HorizontalPodAutoscaler; it wins over `replicas`.
+func (o UtilsPtrOutput) Autoscaling() AutoscalingPtrOutput {
+	return o.ApplyT(func(v *Utils) *Autoscaling {
+		if v == nil {
+			return nil
+		}
+		return v.Autoscaling
+	}).(AutoscalingPtrOutput)
+}
+
+// ConfigMaps consumed as environment variables or files.
+func (o UtilsPtrOutput) ConfigMapRefs() ConfigMapRefArrayOutput {
+	return o.ApplyT(func(v *Utils) []ConfigMapRef {
+		if v == nil {
+			return nil
+		}
+		return v.ConfigMapRefs
+	}).(ConfigMapRefArrayOutput)
+}
+
+// Deploy utils (and the gateway's `/utils` route).
+func (o UtilsPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Utils) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Plain environment variables, after the operator's own (a name given twice: the last wins).
+func (o UtilsPtrOutput) Env() EnvVarArrayOutput {
+	return o.ApplyT(func(v *Utils) []EnvVar {
+		if v == nil {
+			return nil
+		}
+		return v.Env
+	}).(EnvVarArrayOutput)
+}
+
+// The component's image, per field (unset fields: `common.image`, then the version's bundle).
+func (o UtilsPtrOutput) Image() ComponentImagePtrOutput {
+	return o.ApplyT(func(v *Utils) *ComponentImage {
+		if v == nil {
+			return nil
+		}
+		return v.Image
+	}).(ComponentImagePtrOutput)
+}
+
+// Further init containers, after the operator's own, as in a pod spec.
+func (o UtilsPtrOutput) InitContainers() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Utils) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.InitContainers
+	}).(corev1.ContainerArrayOutput)
+}
+
+// The metrics endpoint and its ServiceMonitor.
+func (o UtilsPtrOutput) Metrics() ComponentMetricsPtrOutput {
+	return o.ApplyT(func(v *Utils) *ComponentMetrics {
+		if v == nil {
+			return nil
+		}
+		return v.Metrics
+	}).(ComponentMetricsPtrOutput)
+}
+
+// Node labels the pods must run on.
+func (o UtilsPtrOutput) NodeSelector() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Utils) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.NodeSelector
+	}).(pulumi.StringMapOutput)
+}
+
+// Annotations on the pods.
+func (o UtilsPtrOutput) PodAnnotations() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Utils) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodAnnotations
+	}).(pulumi.StringMapOutput)
+}
+
+// A PodDisruptionBudget for the component.
+func (o UtilsPtrOutput) PodDisruptionBudget() ComponentPodDisruptionBudgetPtrOutput {
+	return o.ApplyT(func(v *Utils) *ComponentPodDisruptionBudget {
+		if v == nil {
+			return nil
+		}
+		return v.PodDisruptionBudget
+	}).(ComponentPodDisruptionBudgetPtrOutput)
+}
+
+// Labels on the pods (the operator's own labels win).
+func (o UtilsPtrOutput) PodLabels() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Utils) map[string]string {
+		if v == nil {
+			return nil
+		}
+		return v.PodLabels
+	}).(pulumi.StringMapOutput)
+}
+
+// The main container's probes (default: the operator's for the component).
+func (o UtilsPtrOutput) Probes() ProbesPtrOutput {
+	return o.ApplyT(func(v *Utils) *Probes {
+		if v == nil {
+			return nil
+		}
+		return v.Probes
+	}).(ProbesPtrOutput)
+}
+
+// The number of pods; ignored under autoscaling (the HA profile's default when unset).
+func (o UtilsPtrOutput) Replicas() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Utils) *int {
+		if v == nil {
+			return nil
+		}
+		return v.Replicas
+	}).(pulumi.IntPtrOutput)
+}
+
+// The main container's resource requests and limits, as in a pod spec.
+func (o UtilsPtrOutput) Resources() corev1.ResourceRequirementsPtrOutput {
+	return o.ApplyT(func(v *Utils) *corev1.ResourceRequirements {
+		if v == nil {
+			return nil
+		}
+		return v.Resources
+	}).(corev1.ResourceRequirementsPtrOutput)
+}
+
+// Secrets consumed as environment variables or files.
+func (o UtilsPtrOutput) SecretRefs() SecretRefArrayOutput {
+	return o.ApplyT(func(v *Utils) []SecretRef {
+		if v == nil {
+			return nil
+		}
+		return v.SecretRefs
+	}).(SecretRefArrayOutput)
+}
+
+// The main container's security settings.
+func (o UtilsPtrOutput) SecurityContext() ComponentSecurityContextPtrOutput {
+	return o.ApplyT(func(v *Utils) *ComponentSecurityContext {
+		if v == nil {
+			return nil
+		}
+		return v.SecurityContext
+	}).(ComponentSecurityContextPtrOutput)
+}
+
+// The Service's port and type.
+func (o UtilsPtrOutput) Service() ComponentServicePtrOutput {
+	return o.ApplyT(func(v *Utils) *ComponentService {
+		if v == nil {
+			return nil
+		}
+		return v.Service
+	}).(ComponentServicePtrOutput)
+}
+
+// The ServiceAccount's name and annotations (default: one named after the component).
+func (o UtilsPtrOutput) ServiceAccount() ServiceAccountPtrOutput {
+	return o.ApplyT(func(v *Utils) *ServiceAccount {
+		if v == nil {
+			return nil
+		}
+		return v.ServiceAccount
+	}).(ServiceAccountPtrOutput)
+}
+
+// Further containers beside the main one, as in a pod spec.
+func (o UtilsPtrOutput) Sidecars() corev1.ContainerArrayOutput {
+	return o.ApplyT(func(v *Utils) []corev1.Container {
+		if v == nil {
+			return nil
+		}
+		return v.Sidecars
+	}).(corev1.ContainerArrayOutput)
+}
+
+// Tolerations, as in a pod spec.
+func (o UtilsPtrOutput) Tolerations() corev1.TolerationArrayOutput {
+	return o.ApplyT(func(v *Utils) []corev1.Toleration {
+		if v == nil {
+			return nil
+		}
+		return v.Tolerations
+	}).(corev1.TolerationArrayOutput)
+}
+
+// Further volumes mounted into the main container.
+func (o UtilsPtrOutput) Volumes() ComponentVolumeArrayOutput {
+	return o.ApplyT(func(v *Utils) []ComponentVolume {
+		if v == nil {
+			return nil
+		}
+		return v.Volumes
+	}).(ComponentVolumeArrayOutput)
+}
+
+// The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+func (o UtilsPtrOutput) WorkloadType() UtilsWorkloadTypePtrOutput {
+	return o.ApplyT(func(v *Utils) *UtilsWorkloadType {
+		if v == nil {
+			return nil
+		}
+		return v.WorkloadType
+	}).(UtilsWorkloadTypePtrOutput)
+}
+
 // A further volume of the pod, and where it is mounted.
 type Volume struct {
 	// A scratch volume.
@@ -5299,12 +17919,42 @@ func (o VolumeArrayOutput) Index(i pulumi.IntInput) VolumeOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminCertificateInput)(nil)).Elem(), AdminCertificateArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminCertificatePtrInput)(nil)).Elem(), AdminCertificateArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdminCredentialsInput)(nil)).Elem(), AdminCredentialsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdminCredentialsPtrInput)(nil)).Elem(), AdminCredentialsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminPasswordInput)(nil)).Elem(), AdminPasswordArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminPasswordPtrInput)(nil)).Elem(), AdminPasswordArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdminSecretRefInput)(nil)).Elem(), AdminSecretRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AdminSecretRefPtrInput)(nil)).Elem(), AdminSecretRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AttributeInput)(nil)).Elem(), AttributeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*AttributeArrayInput)(nil)).Elem(), AttributeArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthInput)(nil)).Elem(), AuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthPtrInput)(nil)).Elem(), AuthArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthCreateInput)(nil)).Elem(), AuthCreateArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthCreatePtrInput)(nil)).Elem(), AuthCreateArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesInput)(nil)).Elem(), AuthOpaPoliciesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesPtrInput)(nil)).Elem(), AuthOpaPoliciesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AutoscalingInput)(nil)).Elem(), AutoscalingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*AutoscalingPtrInput)(nil)).Elem(), AutoscalingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerIssuerRefInput)(nil)).Elem(), CertManagerIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CertManagerIssuerRefPtrInput)(nil)).Elem(), CertManagerIssuerRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommonInput)(nil)).Elem(), CommonArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CommonPtrInput)(nil)).Elem(), CommonArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentImageInput)(nil)).Elem(), ComponentImageArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentImagePtrInput)(nil)).Elem(), ComponentImageArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentMetricsInput)(nil)).Elem(), ComponentMetricsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentMetricsPtrInput)(nil)).Elem(), ComponentMetricsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPodDisruptionBudgetInput)(nil)).Elem(), ComponentPodDisruptionBudgetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentPodDisruptionBudgetPtrInput)(nil)).Elem(), ComponentPodDisruptionBudgetArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentSecurityContextInput)(nil)).Elem(), ComponentSecurityContextArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentSecurityContextPtrInput)(nil)).Elem(), ComponentSecurityContextArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServiceInput)(nil)).Elem(), ComponentServiceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServicePtrInput)(nil)).Elem(), ComponentServiceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServiceMonitorInput)(nil)).Elem(), ComponentServiceMonitorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentServiceMonitorPtrInput)(nil)).Elem(), ComponentServiceMonitorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentVolumeInput)(nil)).Elem(), ComponentVolumeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ComponentVolumeArrayInput)(nil)).Elem(), ComponentVolumeArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigMapKeyInput)(nil)).Elem(), ConfigMapKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigMapKeyArrayInput)(nil)).Elem(), ConfigMapKeyArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigMapRefInput)(nil)).Elem(), ConfigMapRefArgs{})
@@ -5312,35 +17962,95 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ConfigTokenSecretRefInput)(nil)).Elem(), ConfigTokenSecretRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationInput)(nil)).Elem(), ConnectorRegistrationArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ConnectorRegistrationPtrInput)(nil)).Elem(), ConnectorRegistrationArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CoreInput)(nil)).Elem(), CoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CorePtrInput)(nil)).Elem(), CoreArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CredentialsRefInput)(nil)).Elem(), CredentialsRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*CredentialsRefPtrInput)(nil)).Elem(), CredentialsRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*DatabaseInput)(nil)).Elem(), DatabaseArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeInput)(nil)).Elem(), EdgeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgePtrInput)(nil)).Elem(), EdgeArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTlsInput)(nil)).Elem(), EdgeTlsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTlsPtrInput)(nil)).Elem(), EdgeTlsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirInput)(nil)).Elem(), EmptyDirArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirPtrInput)(nil)).Elem(), EmptyDirArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvFromSourcesInput)(nil)).Elem(), EnvFromSourcesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*EnvFromSourcesPtrInput)(nil)).Elem(), EnvFromSourcesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvVarInput)(nil)).Elem(), EnvVarArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*EnvVarArrayInput)(nil)).Elem(), EnvVarArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorInput)(nil)).Elem(), FeAdministratorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorPtrInput)(nil)).Elem(), FeAdministratorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorUrlInput)(nil)).Elem(), FeAdministratorUrlArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*FeAdministratorUrlPtrInput)(nil)).Elem(), FeAdministratorUrlArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayInput)(nil)).Elem(), GatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayPtrInput)(nil)).Elem(), GatewayArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayApiInput)(nil)).Elem(), GatewayApiArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayApiPtrInput)(nil)).Elem(), GatewayApiArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayCorsInput)(nil)).Elem(), GatewayCorsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayCorsPtrInput)(nil)).Elem(), GatewayCorsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayLoggingInput)(nil)).Elem(), GatewayLoggingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayLoggingPtrInput)(nil)).Elem(), GatewayLoggingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayParentRefInput)(nil)).Elem(), GatewayParentRefArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*GatewayParentRefPtrInput)(nil)).Elem(), GatewayParentRefArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HealthCheckInput)(nil)).Elem(), HealthCheckArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*HealthCheckPtrInput)(nil)).Elem(), HealthCheckArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HighAvailabilityInput)(nil)).Elem(), HighAvailabilityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*HighAvailabilityPtrInput)(nil)).Elem(), HighAvailabilityArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ImageInput)(nil)).Elem(), ImageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressInput)(nil)).Elem(), IngressArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*IngressPtrInput)(nil)).Elem(), IngressArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KeycloakInput)(nil)).Elem(), KeycloakArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*KeycloakPtrInput)(nil)).Elem(), KeycloakArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LetsEncryptInput)(nil)).Elem(), LetsEncryptArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LetsEncryptPtrInput)(nil)).Elem(), LetsEncryptArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LifecycleInput)(nil)).Elem(), LifecycleArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*LifecyclePtrInput)(nil)).Elem(), LifecycleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LoggingInput)(nil)).Elem(), LoggingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*LoggingPtrInput)(nil)).Elem(), LoggingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedDatabaseInput)(nil)).Elem(), ManagedDatabaseArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedDatabasePtrInput)(nil)).Elem(), ManagedDatabaseArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedKeycloakInput)(nil)).Elem(), ManagedKeycloakArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedKeycloakPtrInput)(nil)).Elem(), ManagedKeycloakArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedMessagingInput)(nil)).Elem(), ManagedMessagingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ManagedMessagingPtrInput)(nil)).Elem(), ManagedMessagingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingInput)(nil)).Elem(), MessagingArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingManagementInput)(nil)).Elem(), MessagingManagementArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*MessagingManagementPtrInput)(nil)).Elem(), MessagingManagementArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetricsInput)(nil)).Elem(), MetricsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*MetricsPtrInput)(nil)).Elem(), MetricsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyInput)(nil)).Elem(), NetworkPolicyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NetworkPolicyPtrInput)(nil)).Elem(), NetworkPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OutboundProxyInput)(nil)).Elem(), OutboundProxyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*OutboundProxyPtrInput)(nil)).Elem(), OutboundProxyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PersistentVolumeClaimInput)(nil)).Elem(), PersistentVolumeClaimArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PersistentVolumeClaimPtrInput)(nil)).Elem(), PersistentVolumeClaimArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PgBackupInput)(nil)).Elem(), PgBackupArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PgBackupPtrInput)(nil)).Elem(), PgBackupArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PgBouncerInput)(nil)).Elem(), PgBouncerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PgBouncerPtrInput)(nil)).Elem(), PgBouncerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PodDisruptionBudgetInput)(nil)).Elem(), PodDisruptionBudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PodDisruptionBudgetPtrInput)(nil)).Elem(), PodDisruptionBudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProbeInput)(nil)).Elem(), ProbeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProbePtrInput)(nil)).Elem(), ProbeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProbesInput)(nil)).Elem(), ProbesArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProbesPtrInput)(nil)).Elem(), ProbesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningInput)(nil)).Elem(), ProvisioningArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningPtrInput)(nil)).Elem(), ProvisioningArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningDeployInput)(nil)).Elem(), ProvisioningDeployArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ProvisioningDeployPtrInput)(nil)).Elem(), ProvisioningDeployArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyImageInput)(nil)).Elem(), ProxyImageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyImagePtrInput)(nil)).Elem(), ProxyImageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyMetricsInput)(nil)).Elem(), ProxyMetricsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProxyMetricsPtrInput)(nil)).Elem(), ProxyMetricsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueueArgumentInput)(nil)).Elem(), QueueArgumentArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*QueueArgumentArrayInput)(nil)).Elem(), QueueArgumentArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RealmImportInput)(nil)).Elem(), RealmImportArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RealmImportPtrInput)(nil)).Elem(), RealmImportArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RegisterAdminInput)(nil)).Elem(), RegisterAdminArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*RegisterAdminPtrInput)(nil)).Elem(), RegisterAdminArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RollingUpdateInput)(nil)).Elem(), RollingUpdateArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*RollingUpdatePtrInput)(nil)).Elem(), RollingUpdateArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SchedulerInput)(nil)).Elem(), SchedulerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SchedulerPtrInput)(nil)).Elem(), SchedulerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SecretKeyInput)(nil)).Elem(), SecretKeyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SecretKeyArrayInput)(nil)).Elem(), SecretKeyArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*SecretRefInput)(nil)).Elem(), SecretRefArgs{})
@@ -5353,16 +18063,56 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ServiceAccountPtrInput)(nil)).Elem(), ServiceAccountArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ServiceMonitorInput)(nil)).Elem(), ServiceMonitorArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ServiceMonitorPtrInput)(nil)).Elem(), ServiceMonitorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StorageInput)(nil)).Elem(), StorageArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*StoragePtrInput)(nil)).Elem(), StorageArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyInput)(nil)).Elem(), StrategyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyPtrInput)(nil)).Elem(), StrategyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeQualityInput)(nil)).Elem(), TimeQualityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeQualityPtrInput)(nil)).Elem(), TimeQualityArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeQualityMonitorInput)(nil)).Elem(), TimeQualityMonitorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TimeQualityMonitorPtrInput)(nil)).Elem(), TimeQualityMonitorArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TrustedCertificatesInput)(nil)).Elem(), TrustedCertificatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*TrustedCertificatesPtrInput)(nil)).Elem(), TrustedCertificatesArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UtilsInput)(nil)).Elem(), UtilsArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*UtilsPtrInput)(nil)).Elem(), UtilsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeInput)(nil)).Elem(), VolumeArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*VolumeArrayInput)(nil)).Elem(), VolumeArray{})
+	pulumi.RegisterOutputType(AdminCertificateOutput{})
+	pulumi.RegisterOutputType(AdminCertificatePtrOutput{})
 	pulumi.RegisterOutputType(AdminCredentialsOutput{})
 	pulumi.RegisterOutputType(AdminCredentialsPtrOutput{})
+	pulumi.RegisterOutputType(AdminPasswordOutput{})
+	pulumi.RegisterOutputType(AdminPasswordPtrOutput{})
 	pulumi.RegisterOutputType(AdminSecretRefOutput{})
 	pulumi.RegisterOutputType(AdminSecretRefPtrOutput{})
 	pulumi.RegisterOutputType(AttributeOutput{})
 	pulumi.RegisterOutputType(AttributeArrayOutput{})
+	pulumi.RegisterOutputType(AuthOutput{})
+	pulumi.RegisterOutputType(AuthPtrOutput{})
+	pulumi.RegisterOutputType(AuthCreateOutput{})
+	pulumi.RegisterOutputType(AuthCreatePtrOutput{})
+	pulumi.RegisterOutputType(AuthOpaPoliciesOutput{})
+	pulumi.RegisterOutputType(AuthOpaPoliciesPtrOutput{})
+	pulumi.RegisterOutputType(AutoscalingOutput{})
+	pulumi.RegisterOutputType(AutoscalingPtrOutput{})
+	pulumi.RegisterOutputType(CertManagerIssuerRefOutput{})
+	pulumi.RegisterOutputType(CertManagerIssuerRefPtrOutput{})
+	pulumi.RegisterOutputType(CommonOutput{})
+	pulumi.RegisterOutputType(CommonPtrOutput{})
+	pulumi.RegisterOutputType(ComponentImageOutput{})
+	pulumi.RegisterOutputType(ComponentImagePtrOutput{})
+	pulumi.RegisterOutputType(ComponentMetricsOutput{})
+	pulumi.RegisterOutputType(ComponentMetricsPtrOutput{})
+	pulumi.RegisterOutputType(ComponentPodDisruptionBudgetOutput{})
+	pulumi.RegisterOutputType(ComponentPodDisruptionBudgetPtrOutput{})
+	pulumi.RegisterOutputType(ComponentSecurityContextOutput{})
+	pulumi.RegisterOutputType(ComponentSecurityContextPtrOutput{})
+	pulumi.RegisterOutputType(ComponentServiceOutput{})
+	pulumi.RegisterOutputType(ComponentServicePtrOutput{})
+	pulumi.RegisterOutputType(ComponentServiceMonitorOutput{})
+	pulumi.RegisterOutputType(ComponentServiceMonitorPtrOutput{})
+	pulumi.RegisterOutputType(ComponentVolumeOutput{})
+	pulumi.RegisterOutputType(ComponentVolumeArrayOutput{})
 	pulumi.RegisterOutputType(ConfigMapKeyOutput{})
 	pulumi.RegisterOutputType(ConfigMapKeyArrayOutput{})
 	pulumi.RegisterOutputType(ConfigMapRefOutput{})
@@ -5370,37 +18120,97 @@ func init() {
 	pulumi.RegisterOutputType(ConfigTokenSecretRefOutput{})
 	pulumi.RegisterOutputType(ConnectorRegistrationOutput{})
 	pulumi.RegisterOutputType(ConnectorRegistrationPtrOutput{})
+	pulumi.RegisterOutputType(CoreOutput{})
+	pulumi.RegisterOutputType(CorePtrOutput{})
+	pulumi.RegisterOutputType(CredentialsRefOutput{})
+	pulumi.RegisterOutputType(CredentialsRefPtrOutput{})
+	pulumi.RegisterOutputType(DatabaseOutput{})
+	pulumi.RegisterOutputType(EdgeOutput{})
+	pulumi.RegisterOutputType(EdgePtrOutput{})
+	pulumi.RegisterOutputType(EdgeTlsOutput{})
+	pulumi.RegisterOutputType(EdgeTlsPtrOutput{})
 	pulumi.RegisterOutputType(EmptyDirOutput{})
 	pulumi.RegisterOutputType(EmptyDirPtrOutput{})
+	pulumi.RegisterOutputType(EnvFromSourcesOutput{})
+	pulumi.RegisterOutputType(EnvFromSourcesPtrOutput{})
 	pulumi.RegisterOutputType(EnvVarOutput{})
 	pulumi.RegisterOutputType(EnvVarArrayOutput{})
+	pulumi.RegisterOutputType(FeAdministratorOutput{})
+	pulumi.RegisterOutputType(FeAdministratorPtrOutput{})
+	pulumi.RegisterOutputType(FeAdministratorUrlOutput{})
+	pulumi.RegisterOutputType(FeAdministratorUrlPtrOutput{})
+	pulumi.RegisterOutputType(GatewayOutput{})
+	pulumi.RegisterOutputType(GatewayPtrOutput{})
+	pulumi.RegisterOutputType(GatewayApiOutput{})
+	pulumi.RegisterOutputType(GatewayApiPtrOutput{})
+	pulumi.RegisterOutputType(GatewayCorsOutput{})
+	pulumi.RegisterOutputType(GatewayCorsPtrOutput{})
+	pulumi.RegisterOutputType(GatewayLoggingOutput{})
+	pulumi.RegisterOutputType(GatewayLoggingPtrOutput{})
+	pulumi.RegisterOutputType(GatewayParentRefOutput{})
+	pulumi.RegisterOutputType(GatewayParentRefPtrOutput{})
 	pulumi.RegisterOutputType(HealthCheckOutput{})
 	pulumi.RegisterOutputType(HealthCheckPtrOutput{})
+	pulumi.RegisterOutputType(HighAvailabilityOutput{})
+	pulumi.RegisterOutputType(HighAvailabilityPtrOutput{})
 	pulumi.RegisterOutputType(ImageOutput{})
 	pulumi.RegisterOutputType(IngressOutput{})
 	pulumi.RegisterOutputType(IngressPtrOutput{})
+	pulumi.RegisterOutputType(KeycloakOutput{})
+	pulumi.RegisterOutputType(KeycloakPtrOutput{})
+	pulumi.RegisterOutputType(LetsEncryptOutput{})
+	pulumi.RegisterOutputType(LetsEncryptPtrOutput{})
 	pulumi.RegisterOutputType(LifecycleOutput{})
 	pulumi.RegisterOutputType(LifecyclePtrOutput{})
+	pulumi.RegisterOutputType(LoggingOutput{})
+	pulumi.RegisterOutputType(LoggingPtrOutput{})
+	pulumi.RegisterOutputType(ManagedDatabaseOutput{})
+	pulumi.RegisterOutputType(ManagedDatabasePtrOutput{})
+	pulumi.RegisterOutputType(ManagedKeycloakOutput{})
+	pulumi.RegisterOutputType(ManagedKeycloakPtrOutput{})
+	pulumi.RegisterOutputType(ManagedMessagingOutput{})
+	pulumi.RegisterOutputType(ManagedMessagingPtrOutput{})
+	pulumi.RegisterOutputType(MessagingOutput{})
+	pulumi.RegisterOutputType(MessagingManagementOutput{})
+	pulumi.RegisterOutputType(MessagingManagementPtrOutput{})
 	pulumi.RegisterOutputType(MetricsOutput{})
 	pulumi.RegisterOutputType(MetricsPtrOutput{})
 	pulumi.RegisterOutputType(NetworkPolicyOutput{})
 	pulumi.RegisterOutputType(NetworkPolicyPtrOutput{})
+	pulumi.RegisterOutputType(OutboundProxyOutput{})
+	pulumi.RegisterOutputType(OutboundProxyPtrOutput{})
 	pulumi.RegisterOutputType(PersistentVolumeClaimOutput{})
 	pulumi.RegisterOutputType(PersistentVolumeClaimPtrOutput{})
+	pulumi.RegisterOutputType(PgBackupOutput{})
+	pulumi.RegisterOutputType(PgBackupPtrOutput{})
+	pulumi.RegisterOutputType(PgBouncerOutput{})
+	pulumi.RegisterOutputType(PgBouncerPtrOutput{})
 	pulumi.RegisterOutputType(PodDisruptionBudgetOutput{})
 	pulumi.RegisterOutputType(PodDisruptionBudgetPtrOutput{})
 	pulumi.RegisterOutputType(ProbeOutput{})
 	pulumi.RegisterOutputType(ProbePtrOutput{})
 	pulumi.RegisterOutputType(ProbesOutput{})
 	pulumi.RegisterOutputType(ProbesPtrOutput{})
+	pulumi.RegisterOutputType(ProvisioningOutput{})
+	pulumi.RegisterOutputType(ProvisioningPtrOutput{})
+	pulumi.RegisterOutputType(ProvisioningDeployOutput{})
+	pulumi.RegisterOutputType(ProvisioningDeployPtrOutput{})
 	pulumi.RegisterOutputType(ProxyImageOutput{})
 	pulumi.RegisterOutputType(ProxyImagePtrOutput{})
 	pulumi.RegisterOutputType(ProxyMetricsOutput{})
 	pulumi.RegisterOutputType(ProxyMetricsPtrOutput{})
+	pulumi.RegisterOutputType(QueueArgumentOutput{})
+	pulumi.RegisterOutputType(QueueArgumentArrayOutput{})
+	pulumi.RegisterOutputType(RealmImportOutput{})
+	pulumi.RegisterOutputType(RealmImportPtrOutput{})
+	pulumi.RegisterOutputType(RegisterAdminOutput{})
+	pulumi.RegisterOutputType(RegisterAdminPtrOutput{})
 	pulumi.RegisterOutputType(RegistrationStatusOutput{})
 	pulumi.RegisterOutputType(RegistrationStatusPtrOutput{})
 	pulumi.RegisterOutputType(RollingUpdateOutput{})
 	pulumi.RegisterOutputType(RollingUpdatePtrOutput{})
+	pulumi.RegisterOutputType(SchedulerOutput{})
+	pulumi.RegisterOutputType(SchedulerPtrOutput{})
 	pulumi.RegisterOutputType(SecretKeyOutput{})
 	pulumi.RegisterOutputType(SecretKeyArrayOutput{})
 	pulumi.RegisterOutputType(SecretRefOutput{})
@@ -5413,8 +18223,18 @@ func init() {
 	pulumi.RegisterOutputType(ServiceAccountPtrOutput{})
 	pulumi.RegisterOutputType(ServiceMonitorOutput{})
 	pulumi.RegisterOutputType(ServiceMonitorPtrOutput{})
+	pulumi.RegisterOutputType(StorageOutput{})
+	pulumi.RegisterOutputType(StoragePtrOutput{})
 	pulumi.RegisterOutputType(StrategyOutput{})
 	pulumi.RegisterOutputType(StrategyPtrOutput{})
+	pulumi.RegisterOutputType(TimeQualityOutput{})
+	pulumi.RegisterOutputType(TimeQualityPtrOutput{})
+	pulumi.RegisterOutputType(TimeQualityMonitorOutput{})
+	pulumi.RegisterOutputType(TimeQualityMonitorPtrOutput{})
+	pulumi.RegisterOutputType(TrustedCertificatesOutput{})
+	pulumi.RegisterOutputType(TrustedCertificatesPtrOutput{})
+	pulumi.RegisterOutputType(UtilsOutput{})
+	pulumi.RegisterOutputType(UtilsPtrOutput{})
 	pulumi.RegisterOutputType(VolumeOutput{})
 	pulumi.RegisterOutputType(VolumeArrayOutput{})
 }

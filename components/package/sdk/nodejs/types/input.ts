@@ -6,6 +6,34 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
+import * as pulumiKubernetes from "@pulumi/kubernetes";
+
+/**
+ * The client-certificate (mTLS) method of the first administrator's bootstrap.
+ */
+export interface AdminCertificateArgs {
+    /**
+     * The key holding the PEM certificate (the operator's default: `tls.crt`).
+     */
+    certKey?: pulumi.Input<string | undefined>;
+    /**
+     * Bootstrap a certificate administrator.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The issuer of a generated certificate (default: the platform's internal CA).
+     */
+    issuerRef?: pulumi.Input<inputs.CertManagerIssuerRefArgs | undefined>;
+    /**
+     * The key holding the PEM private key (the operator's default: `tls.key`).
+     */
+    privateKeyKey?: pulumi.Input<string | undefined>;
+    /**
+     * The administrator's kubernetes.io/tls Secret; required for source provided.
+     */
+    secretRef?: pulumi.Input<string | undefined>;
+}
+
 /**
  * An administrator of the platform, for the calls beyond registering: a bearer JWT, or a client certificate and key (PEM) for mTLS at the platform's gateway, given as values (secret config, or Outputs from Python) or as a Secret to read. Always secret in state.
  */
@@ -26,6 +54,24 @@ export interface AdminCredentialsArgs {
      * A Secret to read the credentials from instead.
      */
     secretRef?: pulumi.Input<inputs.AdminSecretRefArgs | undefined>;
+}
+
+/**
+ * The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+ */
+export interface AdminPasswordArgs {
+    /**
+     * Bootstrap a password administrator.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The key holding the password.
+     */
+    passwordKey?: pulumi.Input<string | undefined>;
+    /**
+     * The Secret holding the password; required when enabled.
+     */
+    secretRef?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -60,6 +106,472 @@ export interface AttributeArgs {
     content?: any | undefined;
     /**
      * The attribute's name (a custom attribute's must be the name of an attribute definition on the platform).
+     */
+    name: pulumi.Input<string>;
+}
+
+/**
+ * Auth: the component settings, and how it creates and syncs users and roles.
+ */
+export interface AuthArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Creating unknown users and roles.
+     */
+    create?: pulumi.Input<inputs.AuthCreateArgs | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+     */
+    syncPolicy?: pulumi.Input<enums.AuthSyncPolicy | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.AuthWorkloadType | undefined>;
+}
+
+/**
+ * What auth creates on its own from a signed-in user's token.
+ */
+export interface AuthCreateArgs {
+    /**
+     * Create a role not yet known.
+     */
+    createUnknownRoles?: pulumi.Input<boolean | undefined>;
+    /**
+     * Create a user not yet known (forced on while the password bootstrap is on).
+     */
+    createUnknownUsers?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+ */
+export interface AuthOpaPoliciesArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.AuthOpaPoliciesWorkloadType | undefined>;
+}
+
+/**
+ * A HorizontalPodAutoscaler for a component: it then owns the replica count.
+ */
+export interface AutoscalingArgs {
+    /**
+     * The most replicas.
+     */
+    maxReplicas: pulumi.Input<number>;
+    /**
+     * The fewest replicas (the autoscaler's default: 1).
+     */
+    minReplicas?: pulumi.Input<number | undefined>;
+    /**
+     * The average CPU use to keep, as a percentage of the CPU request.
+     */
+    targetCPUUtilization?: pulumi.Input<number | undefined>;
+    /**
+     * The average memory use to keep, as a percentage of the memory request.
+     */
+    targetMemoryUtilization?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+ */
+export interface CertManagerIssuerRefArgs {
+    /**
+     * The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+     */
+    group?: pulumi.Input<string | undefined>;
+    /**
+     * Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+     */
+    kind?: pulumi.Input<string | undefined>;
+    /**
+     * The issuer's name.
+     */
+    name: pulumi.Input<string>;
+}
+
+/**
+ * What applies to every component, under each component's own settings.
+ */
+export interface CommonArgs {
+    /**
+     * Secrets and ConfigMaps projected whole as environment variables of every main container.
+     */
+    additionalEnvFrom?: pulumi.Input<inputs.EnvFromSourcesArgs | undefined>;
+    /**
+     * Named ports added to every component's main container, as in a pod spec.
+     */
+    additionalPorts?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.ContainerPort>[] | undefined>;
+    /**
+     * Affinity of every component's pods (a component's own replaces it).
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+     */
+    hostName?: pulumi.Input<string | undefined>;
+    /**
+     * The shared image settings, per field (unset fields: the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Init containers added to every component's pod, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The log level.
+     */
+    logging?: pulumi.Input<inputs.LoggingArgs | undefined>;
+    /**
+     * Node labels every component's pods must run on (a component's own keys win).
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on every component's pods (a component's own win).
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Labels on every component's pods (a component's own win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The outbound HTTP(S) proxy.
+     */
+    proxy?: pulumi.Input<inputs.OutboundProxyArgs | undefined>;
+    /**
+     * Containers added to every component's pod, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations of every component's pods (a component's own are added).
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * The trusted CA bundle.
+     */
+    trustedCertificates?: pulumi.Input<inputs.TrustedCertificatesArgs | undefined>;
+    /**
+     * Mounts added to every component's main container, as in a pod spec.
+     */
+    volumeMounts?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.VolumeMount>[] | undefined>;
+    /**
+     * Volumes added to every component's pod, as in a pod spec.
+     */
+    volumes?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Volume>[] | undefined>;
+}
+
+/**
+ * A component's image, per field: an unset part falls back to ``common.image``, then to the version's bundle.
+ */
+export interface ComponentImageArgs {
+    /**
+     * Replaces the image's arguments.
+     */
+    args?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Replaces the image's entrypoint.
+     */
+    command?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * A `sha256:` digest pinning the image; it wins over the tag.
+     */
+    digest?: pulumi.Input<string | undefined>;
+    /**
+     * The image name (default: the version's bundle).
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * When the kubelet pulls the image.
+     */
+    pullPolicy?: pulumi.Input<enums.ComponentImagePullPolicy | undefined>;
+    /**
+     * Names of image pull Secrets in the namespace.
+     */
+    pullSecrets?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * The registry host, e.g. `registry.example.com`.
+     */
+    registry?: pulumi.Input<string | undefined>;
+    /**
+     * The image repository or path (the bundle's is `ilm`).
+     */
+    repository?: pulumi.Input<string | undefined>;
+    /**
+     * The image tag (default: the version's bundle); ignored when `digest` is set.
+     */
+    tag?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * A component's metrics endpoint and its ServiceMonitor.
+ */
+export interface ComponentMetricsArgs {
+    /**
+     * The component serves metrics (required when the block is given).
+     */
+    enabled: pulumi.Input<boolean>;
+    /**
+     * The metrics path.
+     */
+    path?: pulumi.Input<string | undefined>;
+    /**
+     * Reserved: the ServiceMonitor scrapes the Service's port.
+     */
+    port?: pulumi.Input<number | undefined>;
+    /**
+     * The ServiceMonitor, when enabled.
+     */
+    serviceMonitor?: pulumi.Input<inputs.ComponentServiceMonitorArgs | undefined>;
+}
+
+/**
+ * A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+ */
+export interface ComponentPodDisruptionBudgetArgs {
+    /**
+     * Render a PodDisruptionBudget (required when the block is given).
+     */
+    enabled: pulumi.Input<boolean>;
+    /**
+     * Pods that may be unavailable: a number or a percentage.
+     */
+    maxUnavailable?: pulumi.Input<number | string | undefined>;
+    /**
+     * Pods that must stay available: a number or a percentage.
+     */
+    minAvailable?: pulumi.Input<number | string | undefined>;
+}
+
+/**
+ * The main container's security settings (the operator's hardening fills the rest).
+ */
+export interface ComponentSecurityContextArgs {
+    /**
+     * Mount the container's root filesystem read-only.
+     */
+    readOnlyRootFilesystem?: pulumi.Input<boolean | undefined>;
+    /**
+     * Always true: platform components run as non-root (false is refused).
+     */
+    runAsNonRoot?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * A component's Service: its port and type.
+ */
+export interface ComponentServiceArgs {
+    /**
+     * The Service port.
+     */
+    port?: pulumi.Input<number | undefined>;
+    /**
+     * The Service type.
+     */
+    type?: pulumi.Input<enums.ComponentServiceType | undefined>;
+}
+
+/**
+ * A Prometheus Operator ServiceMonitor scraping a component's metrics.
+ */
+export interface ComponentServiceMonitorArgs {
+    /**
+     * Render a ServiceMonitor (required when the block is given).
+     */
+    enabled: pulumi.Input<boolean>;
+    /**
+     * How often Prometheus scrapes, e.g. `30s`.
+     */
+    interval?: pulumi.Input<string | undefined>;
+    /**
+     * Labels on the ServiceMonitor (so that a Prometheus selects it).
+     */
+    labels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+}
+
+/**
+ * A further volume of a component's pod (emptyDir only), and where it is mounted.
+ */
+export interface ComponentVolumeArgs {
+    /**
+     * A scratch volume.
+     */
+    emptyDir?: pulumi.Input<inputs.EmptyDirArgs | undefined>;
+    /**
+     * Where it is mounted in the main container.
+     */
+    mountPath: pulumi.Input<string>;
+    /**
+     * The volume's name in the pod.
      */
     name: pulumi.Input<string>;
 }
@@ -197,6 +709,216 @@ export interface ConnectorRegistrationArgs {
 }
 
 /**
+ * Core: the component settings, its client-certificate header and its instance id.
+ */
+export interface CoreArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+     */
+    clientCertHeader?: pulumi.Input<string | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+     */
+    instanceId?: pulumi.Input<number | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The time-quality monitor sidecar.
+     */
+    timeQualityMonitor?: pulumi.Input<inputs.TimeQualityMonitorArgs | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.CoreWorkloadType | undefined>;
+}
+
+/**
+ * A Secret holding a username and password, and the keys they are under (never the values).
+ */
+export interface CredentialsRefArgs {
+    /**
+     * The key holding the password (the operator's default: `password`).
+     */
+    passwordKey?: pulumi.Input<string | undefined>;
+    /**
+     * The Secret's name.
+     */
+    secretRef?: pulumi.Input<string | undefined>;
+    /**
+     * The key holding the username (the operator's default: `username`).
+     */
+    usernameKey?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+ */
+export interface DatabaseArgs {
+    /**
+     * The Secret holding the username and password (external mode).
+     */
+    credentials?: pulumi.Input<inputs.CredentialsRefArgs | undefined>;
+    /**
+     * The database server's host (external mode).
+     */
+    host?: pulumi.Input<string | undefined>;
+    /**
+     * The managed cluster (managed mode).
+     */
+    managed?: pulumi.Input<inputs.ManagedDatabaseArgs | undefined>;
+    /**
+     * Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+     */
+    mode?: pulumi.Input<enums.DatabaseMode | undefined>;
+    /**
+     * The database's name (external mode).
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * The connection pooler of a managed database.
+     */
+    pgBouncer?: pulumi.Input<inputs.PgBouncerArgs | undefined>;
+    /**
+     * The database server's port.
+     */
+    port?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+ */
+export interface EdgeArgs {
+    /**
+     * Further annotations on the Ingress (Ingress only).
+     */
+    annotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The IngressClass, e.g. `nginx` (Ingress only).
+     */
+    className?: pulumi.Input<string | undefined>;
+    /**
+     * Render the edge.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The Gateway API edge; for type gatewayAPI.
+     */
+    gatewayAPI?: pulumi.Input<inputs.GatewayApiArgs | undefined>;
+    /**
+     * The public host name and TLS host (default: `common.hostName`).
+     */
+    host?: pulumi.Input<string | undefined>;
+    /**
+     * Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+     */
+    tls?: pulumi.Input<inputs.EdgeTlsArgs | undefined>;
+    /**
+     * An Ingress, or a Gateway API HTTPRoute.
+     */
+    type?: pulumi.Input<enums.EdgeType | undefined>;
+}
+
+/**
+ * Where the edge's serving certificate comes from (never the certificate itself).
+ */
+export interface EdgeTlsArgs {
+    /**
+     * The issuer signing the certificate; required for source issuerRef.
+     */
+    issuerRef?: pulumi.Input<inputs.CertManagerIssuerRefArgs | undefined>;
+    /**
+     * The ACME account; required for source letsEncrypt.
+     */
+    letsEncrypt?: pulumi.Input<inputs.LetsEncryptArgs | undefined>;
+    /**
+     * The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+     */
+    secretRef?: pulumi.Input<string | undefined>;
+}
+
+/**
  * A scratch volume, on node storage or in memory.
  */
 export interface EmptyDirArgs {
@@ -211,6 +933,20 @@ export interface EmptyDirArgs {
 }
 
 /**
+ * Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+ */
+export interface EnvFromSourcesArgs {
+    /**
+     * ConfigMap names.
+     */
+    configMaps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Secret names.
+     */
+    secrets?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
  * One environment variable of the main container.
  */
 export interface EnvVarArgs {
@@ -222,6 +958,292 @@ export interface EnvVarArgs {
      * The variable's value (plain text in the Deployment: put secrets in `secretRefs`).
      */
     value?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The administrator front end: the component settings and its paths.
+ */
+export interface FeAdministratorArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * The paths written into its `config.js`.
+     */
+    url?: pulumi.Input<inputs.FeAdministratorUrlArgs | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.FeAdministratorWorkloadType | undefined>;
+}
+
+/**
+ * The administrator front end's paths, written into its `config.js`.
+ */
+export interface FeAdministratorUrlArgs {
+    /**
+     * The API's base URL.
+     */
+    api?: pulumi.Input<string | undefined>;
+    /**
+     * The application's base path (informational: not written).
+     */
+    base?: pulumi.Input<string | undefined>;
+    /**
+     * The login URL.
+     */
+    login?: pulumi.Input<string | undefined>;
+    /**
+     * The logout URL.
+     */
+    logout?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The Kong gateway (DB-less): the component settings and its plugins.
+ */
+export interface GatewayArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * The cors plugin.
+     */
+    cors?: pulumi.Input<inputs.GatewayCorsArgs | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Request logging.
+     */
+    logging?: pulumi.Input<inputs.GatewayLoggingArgs | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+     */
+    trustedIps?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.GatewayWorkloadType | undefined>;
+}
+
+/**
+ * A Gateway API edge: a Gateway of its own, or a route on an existing one.
+ */
+export interface GatewayApiArgs {
+    /**
+     * Render a Gateway of this class (with the route and the certificate objects).
+     */
+    gatewayClassName?: pulumi.Input<string | undefined>;
+    /**
+     * Attach the route to an existing Gateway instead (it wins when both are set).
+     */
+    parentRef?: pulumi.Input<inputs.GatewayParentRefArgs | undefined>;
+}
+
+/**
+ * The gateway's cors plugin.
+ */
+export interface GatewayCorsArgs {
+    /**
+     * Turn the cors plugin on.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Headers exposed to the browser (default: `X-Auth-Token`).
+     */
+    exposedHeaders?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+     */
+    origins?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
+ * The gateway's request logging.
+ */
+export interface GatewayLoggingArgs {
+    /**
+     * Log every request to standard output (the file-log plugin).
+     */
+    request?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * An existing Gateway (and optionally one of its listeners) the route attaches to.
+ */
+export interface GatewayParentRefArgs {
+    /**
+     * The Gateway's name.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * The Gateway's namespace (default: the route's).
+     */
+    namespace?: pulumi.Input<string | undefined>;
+    /**
+     * One listener of the Gateway, by name (default: every compatible listener).
+     */
+    sectionName?: pulumi.Input<string | undefined>;
 }
 
 /**
@@ -244,6 +1266,16 @@ export interface HealthCheckArgs {
      * How long one check waits for the answer (at most 30, and never above the period).
      */
     timeoutSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * The high-availability profile of the stateless components.
+ */
+export interface HighAvailabilityArgs {
+    /**
+     * Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
 }
 
 /**
@@ -319,6 +1351,38 @@ export interface IngressArgs {
 }
 
 /**
+ * The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+ */
+export interface KeycloakArgs {
+    /**
+     * The managed instance (managed mode).
+     */
+    managed?: pulumi.Input<inputs.ManagedKeycloakArgs | undefined>;
+    /**
+     * Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+     */
+    mode?: pulumi.Input<enums.KeycloakMode | undefined>;
+    /**
+     * The realm the platform's clients live in.
+     */
+    realm?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The ACME (Let's Encrypt) account of the edge's certificate.
+ */
+export interface LetsEncryptArgs {
+    /**
+     * The contact address registered with the ACME account (required for Let's Encrypt).
+     */
+    email?: pulumi.Input<string | undefined>;
+    /**
+     * The ACME directory: staging or production.
+     */
+    environment?: pulumi.Input<enums.LetsEncryptEnvironment | undefined>;
+}
+
+/**
  * How the connector's pods stop: their grace period, and the disruption budget that bounds evictions.
  */
 export interface LifecycleArgs {
@@ -330,6 +1394,174 @@ export interface LifecycleArgs {
      * Seconds a pod has to stop before it is killed.
      */
     terminationGracePeriodSeconds?: pulumi.Input<number | undefined>;
+}
+
+/**
+ * The platform's own log level.
+ */
+export interface LoggingArgs {
+    /**
+     * The log level of the platform's components, through the version's logging variable.
+     */
+    level?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The PostgreSQL cluster provisioned through CloudNativePG.
+ */
+export interface ManagedDatabaseArgs {
+    /**
+     * Scheduled backups.
+     */
+    backup?: pulumi.Input<inputs.PgBackupArgs | undefined>;
+    /**
+     * PostgreSQL instances: 1 is a single primary, more add standbys.
+     */
+    instances?: pulumi.Input<number | undefined>;
+    /**
+     * A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+     */
+    overrides?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * Each instance's resource requests and limits.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * The persistent volume of each instance.
+     */
+    storage: pulumi.Input<inputs.StorageArgs>;
+    /**
+     * Allow a major version upgrade of the running cluster (reset it afterwards).
+     */
+    upgradeAcknowledged?: pulumi.Input<boolean | undefined>;
+    /**
+     * The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+     */
+    version?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+ */
+export interface ManagedKeycloakArgs {
+    /**
+     * Keycloak instances: more than one forms a cluster.
+     */
+    instances?: pulumi.Input<number | undefined>;
+    /**
+     * The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+     */
+    logLevel?: pulumi.Input<string | undefined>;
+    /**
+     * A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+     */
+    overrides?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * The realm to import once.
+     */
+    realmImport?: pulumi.Input<inputs.RealmImportArgs | undefined>;
+    /**
+     * Allow a major version upgrade of the running instance (reset it afterwards).
+     */
+    upgradeAcknowledged?: pulumi.Input<boolean | undefined>;
+    /**
+     * The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+     */
+    version?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+ */
+export interface ManagedMessagingArgs {
+    /**
+     * How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+     */
+    drainTimeout?: pulumi.Input<string | undefined>;
+    /**
+     * Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+     */
+    forceCutoverForVersion?: pulumi.Input<string | undefined>;
+    /**
+     * A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+     */
+    overrides?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * RabbitMQ nodes: 1 is a single node, more form a cluster.
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * Each node's resource requests and limits.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * The persistent volume of each node.
+     */
+    storage: pulumi.Input<inputs.StorageArgs>;
+    /**
+     * Allow a major version upgrade of the running cluster (reset it afterwards).
+     */
+    upgradeAcknowledged?: pulumi.Input<boolean | undefined>;
+    /**
+     * The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+     */
+    version?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+ */
+export interface MessagingArgs {
+    /**
+     * The AMQP 1.0 broker dialect.
+     */
+    brokerType?: pulumi.Input<enums.MessagingBrokerType | undefined>;
+    /**
+     * The Secret holding the username and password (external mode).
+     */
+    credentials?: pulumi.Input<inputs.CredentialsRefArgs | undefined>;
+    /**
+     * The broker's host (external mode).
+     */
+    host?: pulumi.Input<string | undefined>;
+    /**
+     * The managed cluster (managed mode).
+     */
+    managed?: pulumi.Input<inputs.ManagedMessagingArgs | undefined>;
+    /**
+     * The broker's management UI.
+     */
+    management?: pulumi.Input<inputs.MessagingManagementArgs | undefined>;
+    /**
+     * External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+     */
+    migrationAcknowledgedForVersion?: pulumi.Input<string | undefined>;
+    /**
+     * Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+     */
+    mode?: pulumi.Input<enums.MessagingMode | undefined>;
+    /**
+     * The broker's port.
+     */
+    port?: pulumi.Input<number | undefined>;
+    /**
+     * Core's time-quality messaging integration.
+     */
+    timeQuality?: pulumi.Input<inputs.TimeQualityArgs | undefined>;
+    /**
+     * The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+     */
+    virtualHost?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The broker's management UI.
+ */
+export interface MessagingManagementArgs {
+    /**
+     * Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+     */
+    expose?: pulumi.Input<boolean | undefined>;
 }
 
 /**
@@ -365,6 +1597,28 @@ export interface NetworkPolicyArgs {
 }
 
 /**
+ * The outbound HTTP(S) proxy of every component.
+ */
+export interface OutboundProxyArgs {
+    /**
+     * Turn proxy support on (`PROXY_ENABLED`).
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The HTTP proxy's URL (`HTTP_PROXY`).
+     */
+    http?: pulumi.Input<string | undefined>;
+    /**
+     * The HTTPS proxy's URL (`HTTPS_PROXY`).
+     */
+    https?: pulumi.Input<string | undefined>;
+    /**
+     * The comma-separated hosts reached without the proxy (`NO_PROXY`).
+     */
+    noProxy?: pulumi.Input<string | undefined>;
+}
+
+/**
  * A persistent volume claim mounted into the pod.
  */
 export interface PersistentVolumeClaimArgs {
@@ -376,6 +1630,38 @@ export interface PersistentVolumeClaimArgs {
      * Mount the claim read-only.
      */
     readOnly?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * Scheduled backups of the managed database (accepted; the operator does not render them yet).
+ */
+export interface PgBackupArgs {
+    /**
+     * How long backups are kept, e.g. `30d`.
+     */
+    retention?: pulumi.Input<string | undefined>;
+    /**
+     * The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+     */
+    schedule?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The PgBouncer pooler in front of a managed database: on when the block is left out.
+ */
+export interface PgBouncerArgs {
+    /**
+     * Pooler instances.
+     */
+    instances?: pulumi.Input<number | undefined>;
+    /**
+     * Provision the pooler (a given block without it turns the pooler off).
+     */
+    managed?: pulumi.Input<boolean | undefined>;
+    /**
+     * Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+     */
+    parameters?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
 }
 
 /**
@@ -434,6 +1720,162 @@ export interface ProbesArgs {
      * Holds the other probes until it succeeds.
      */
     startup?: pulumi.Input<inputs.ProbeArgs | undefined>;
+}
+
+/**
+ * Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+ */
+export interface ProvisioningArgs {
+    /**
+     * The key holding the API key (the operator's default: `provisioningApiKey`).
+     */
+    apiKey?: pulumi.Input<string | undefined>;
+    /**
+     * The Secret holding your provisioner's API key (external mode).
+     */
+    apiKeySecretRef?: pulumi.Input<string | undefined>;
+    /**
+     * Your provisioner's base URL (external mode).
+     */
+    apiURL?: pulumi.Input<string | undefined>;
+    /**
+     * The bundled service (deploy mode).
+     */
+    deploy?: pulumi.Input<inputs.ProvisioningDeployArgs | undefined>;
+    /**
+     * Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+     */
+    mode?: pulumi.Input<enums.ProvisioningMode | undefined>;
+}
+
+/**
+ * The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+ */
+export interface ProvisioningDeployArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * The key holding the API key (the operator's default: `securityApiKey`).
+     */
+    apiKeyKey?: pulumi.Input<string | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * The Secret holding the service's API key and token signing key.
+     */
+    bootstrapSecretRef: pulumi.Input<string>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+     */
+    exchange?: pulumi.Input<string | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The broker user managing queues and exchanges (default: the platform's messaging credentials).
+     */
+    provisionerCredentials?: pulumi.Input<inputs.CredentialsRefArgs | undefined>;
+    /**
+     * The broker user written into proxies' tokens (default: the platform's messaging credentials).
+     */
+    proxyCredentials?: pulumi.Input<inputs.CredentialsRefArgs | undefined>;
+    /**
+     * The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+     */
+    queueArguments?: pulumi.Input<pulumi.Input<inputs.QueueArgumentArgs>[] | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * The queue of proxies' replies (default: the version's, `core`).
+     */
+    responseQueue?: pulumi.Input<string | undefined>;
+    /**
+     * The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+     */
+    routingKey?: pulumi.Input<string | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+     */
+    tokenSigningKeyKey?: pulumi.Input<string | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.ProvisioningDeployWorkloadType | undefined>;
 }
 
 /**
@@ -497,6 +1939,68 @@ export interface ProxyMetricsArgs {
 }
 
 /**
+ * One argument of the queue core registers for itself, passed on as given.
+ */
+export interface QueueArgumentArgs {
+    /**
+     * The argument's name, e.g. `x-expires`.
+     */
+    name: pulumi.Input<string>;
+    /**
+     * The argument's value: any JSON value.
+     */
+    value: any;
+}
+
+/**
+ * A ConfigMap holding the realm to import once into the managed Keycloak.
+ */
+export interface RealmImportArgs {
+    /**
+     * The ConfigMap's name, in the platform's namespace.
+     */
+    configMapRef: pulumi.Input<string>;
+    /**
+     * The key holding the realm's JSON.
+     */
+    key?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The bootstrap of the first administrator, by certificate and/or password, with one identity.
+ */
+export interface RegisterAdminArgs {
+    /**
+     * The certificate method (on when the block is left out: the operator's default).
+     */
+    certificate?: pulumi.Input<inputs.AdminCertificateArgs | undefined>;
+    /**
+     * The email address.
+     */
+    email?: pulumi.Input<string | undefined>;
+    /**
+     * Bootstrap the first administrator.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The last name (without it Keycloak asks for it at the first login).
+     */
+    lastName?: pulumi.Input<string | undefined>;
+    /**
+     * The first or display name.
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * The password method (off unless given with enabled true).
+     */
+    password?: pulumi.Input<inputs.AdminPasswordArgs | undefined>;
+    /**
+     * The login name: the certificate's common name and the realm user's username.
+     */
+    username?: pulumi.Input<string | undefined>;
+}
+
+/**
  * The bounds of a rolling update: pods above the desired count, and pods that may be unavailable.
  */
 export interface RollingUpdateArgs {
@@ -508,6 +2012,100 @@ export interface RollingUpdateArgs {
      * Pods that may be unavailable during a rollout: a number or a percentage.
      */
     maxUnavailable?: pulumi.Input<number | string | undefined>;
+}
+
+/**
+ * The scheduler: the component settings only.
+ */
+export interface SchedulerArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.SchedulerWorkloadType | undefined>;
 }
 
 /**
@@ -627,6 +2225,20 @@ export interface ServiceMonitorArgs {
 }
 
 /**
+ * The persistent volume of each instance of a managed stateful workload.
+ */
+export interface StorageArgs {
+    /**
+     * The volume's size, e.g. `100Gi`.
+     */
+    size: pulumi.Input<string>;
+    /**
+     * The StorageClass to provision from (default: the cluster's).
+     */
+    storageClass?: pulumi.Input<string | undefined>;
+}
+
+/**
  * How the Deployment replaces the connector's pods on a change.
  */
 export interface StrategyArgs {
@@ -638,6 +2250,150 @@ export interface StrategyArgs {
      * How pods are replaced on a change.
      */
     type?: pulumi.Input<enums.StrategyType | undefined>;
+}
+
+/**
+ * Core's time-quality messaging integration (independent of the monitor sidecar).
+ */
+export interface TimeQualityArgs {
+    /**
+     * Turn the integration on (2.19.0 and later).
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+}
+
+/**
+ * The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+ */
+export interface TimeQualityMonitorArgs {
+    /**
+     * The Secret of the monitor's broker user; required with an external broker.
+     */
+    credentials?: pulumi.Input<inputs.CredentialsRefArgs | undefined>;
+    /**
+     * Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The sidecar's image, per field; its pull secrets join core's pod.
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * The sidecar's resource requests and limits.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+}
+
+/**
+ * A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+ */
+export interface TrustedCertificatesArgs {
+    /**
+     * The key holding the PEM bundle (the operator's default: `ca.crt`).
+     */
+    caKey?: pulumi.Input<string | undefined>;
+    /**
+     * The Secret's name.
+     */
+    secretRef?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * The optional utils service.
+ */
+export interface UtilsArgs {
+    /**
+     * Affinity, as in a pod spec.
+     */
+    affinity?: pulumi.Input<pulumiKubernetes.types.input.core.v1.Affinity | undefined>;
+    /**
+     * A HorizontalPodAutoscaler; it wins over `replicas`.
+     */
+    autoscaling?: pulumi.Input<inputs.AutoscalingArgs | undefined>;
+    /**
+     * ConfigMaps consumed as environment variables or files.
+     */
+    configMapRefs?: pulumi.Input<pulumi.Input<inputs.ConfigMapRefArgs>[] | undefined>;
+    /**
+     * Deploy utils (and the gateway's `/utils` route).
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Plain environment variables, after the operator's own (a name given twice: the last wins).
+     */
+    env?: pulumi.Input<pulumi.Input<inputs.EnvVarArgs>[] | undefined>;
+    /**
+     * The component's image, per field (unset fields: `common.image`, then the version's bundle).
+     */
+    image?: pulumi.Input<inputs.ComponentImageArgs | undefined>;
+    /**
+     * Further init containers, after the operator's own, as in a pod spec.
+     */
+    initContainers?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * The metrics endpoint and its ServiceMonitor.
+     */
+    metrics?: pulumi.Input<inputs.ComponentMetricsArgs | undefined>;
+    /**
+     * Node labels the pods must run on.
+     */
+    nodeSelector?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * Annotations on the pods.
+     */
+    podAnnotations?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * A PodDisruptionBudget for the component.
+     */
+    podDisruptionBudget?: pulumi.Input<inputs.ComponentPodDisruptionBudgetArgs | undefined>;
+    /**
+     * Labels on the pods (the operator's own labels win).
+     */
+    podLabels?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+    /**
+     * The main container's probes (default: the operator's for the component).
+     */
+    probes?: pulumi.Input<inputs.ProbesArgs | undefined>;
+    /**
+     * The number of pods; ignored under autoscaling (the HA profile's default when unset).
+     */
+    replicas?: pulumi.Input<number | undefined>;
+    /**
+     * The main container's resource requests and limits, as in a pod spec.
+     */
+    resources?: pulumi.Input<pulumiKubernetes.types.input.core.v1.ResourceRequirements | undefined>;
+    /**
+     * Secrets consumed as environment variables or files.
+     */
+    secretRefs?: pulumi.Input<pulumi.Input<inputs.SecretRefArgs>[] | undefined>;
+    /**
+     * The main container's security settings.
+     */
+    securityContext?: pulumi.Input<inputs.ComponentSecurityContextArgs | undefined>;
+    /**
+     * The Service's port and type.
+     */
+    service?: pulumi.Input<inputs.ComponentServiceArgs | undefined>;
+    /**
+     * The ServiceAccount's name and annotations (default: one named after the component).
+     */
+    serviceAccount?: pulumi.Input<inputs.ServiceAccountArgs | undefined>;
+    /**
+     * Further containers beside the main one, as in a pod spec.
+     */
+    sidecars?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Container>[] | undefined>;
+    /**
+     * Tolerations, as in a pod spec.
+     */
+    tolerations?: pulumi.Input<pulumi.Input<pulumiKubernetes.types.input.core.v1.Toleration>[] | undefined>;
+    /**
+     * Further volumes mounted into the main container.
+     */
+    volumes?: pulumi.Input<pulumi.Input<inputs.ComponentVolumeArgs>[] | undefined>;
+    /**
+     * The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+     */
+    workloadType?: pulumi.Input<enums.UtilsWorkloadType | undefined>;
 }
 
 /**

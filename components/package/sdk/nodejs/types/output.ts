@@ -6,6 +6,8 @@ import * as inputs from "../types/input";
 import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
+import * as pulumiKubernetes from "@pulumi/kubernetes";
+
 /**
  * One attribute sent with the registration: a name and its content, in the operator's form or the platform's.
  */

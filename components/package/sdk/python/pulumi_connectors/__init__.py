@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .connector import *
+from .platform import *
 from .provider import *
 from .proxy import *
 from .registration import *
@@ -22,6 +23,7 @@ _utilities.register(
   "fqn": "pulumi_connectors",
   "classes": {
    "connectors:index:Connector": "Connector",
+   "connectors:index:Platform": "Platform",
    "connectors:index:Proxy": "Proxy",
    "connectors:index:Registration": "Registration"
   }

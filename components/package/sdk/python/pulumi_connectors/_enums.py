@@ -7,18 +7,85 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AuthOpaPoliciesWorkloadType',
+    'AuthSyncPolicy',
+    'AuthWorkloadType',
+    'ComponentImagePullPolicy',
+    'ComponentServiceType',
     'ConfigMapRefType',
     'ConnectorRegistrationAuthType',
     'ConnectorRegistrationRoute',
     'ConnectorRegistrationVersion',
+    'CoreWorkloadType',
+    'DatabaseMode',
+    'EdgeType',
     'EmptyDirMedium',
+    'FeAdministratorWorkloadType',
+    'GatewayWorkloadType',
     'ImagePullPolicy',
     'IngressPathType',
+    'KeycloakMode',
+    'LetsEncryptEnvironment',
+    'MessagingBrokerType',
+    'MessagingMode',
+    'PlatformDeletionPolicy',
+    'PlatformVersion',
+    'ProvisioningDeployWorkloadType',
+    'ProvisioningMode',
     'ProxyImagePullPolicy',
+    'SchedulerWorkloadType',
     'SecretRefType',
     'ServiceType',
     'StrategyType',
+    'UtilsWorkloadType',
 ]
+
+
+@pulumi.type_token("connectors:index:AuthOpaPoliciesWorkloadType")
+class AuthOpaPoliciesWorkloadType(_builtins.str, Enum):
+    """
+    The values AuthOpaPolicies.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
+
+
+@pulumi.type_token("connectors:index:AuthSyncPolicy")
+class AuthSyncPolicy(_builtins.str, Enum):
+    """
+    The values Auth.syncPolicy takes.
+    """
+    CREATE_ONLY = "create-only"
+    SYNC_DATA = "sync-data"
+
+
+@pulumi.type_token("connectors:index:AuthWorkloadType")
+class AuthWorkloadType(_builtins.str, Enum):
+    """
+    The values Auth.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
+
+
+@pulumi.type_token("connectors:index:ComponentImagePullPolicy")
+class ComponentImagePullPolicy(_builtins.str, Enum):
+    """
+    The values ComponentImage.pullPolicy takes.
+    """
+    ALWAYS = "Always"
+    IF_NOT_PRESENT = "IfNotPresent"
+    NEVER = "Never"
+
+
+@pulumi.type_token("connectors:index:ComponentServiceType")
+class ComponentServiceType(_builtins.str, Enum):
+    """
+    The values ComponentService.type takes.
+    """
+    CLUSTER_IP = "ClusterIP"
+    NODE_PORT = "NodePort"
+    LOAD_BALANCER = "LoadBalancer"
 
 
 @pulumi.type_token("connectors:index:ConfigMapRefType")
@@ -61,6 +128,33 @@ class ConnectorRegistrationVersion(_builtins.str, Enum):
     V2 = "v2"
 
 
+@pulumi.type_token("connectors:index:CoreWorkloadType")
+class CoreWorkloadType(_builtins.str, Enum):
+    """
+    The values Core.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
+
+
+@pulumi.type_token("connectors:index:DatabaseMode")
+class DatabaseMode(_builtins.str, Enum):
+    """
+    The values Database.mode takes.
+    """
+    EXTERNAL = "external"
+    MANAGED = "managed"
+
+
+@pulumi.type_token("connectors:index:EdgeType")
+class EdgeType(_builtins.str, Enum):
+    """
+    The values Edge.type takes.
+    """
+    INGRESS = "ingress"
+    GATEWAY_API = "gatewayAPI"
+
+
 @pulumi.type_token("connectors:index:EmptyDirMedium")
 class EmptyDirMedium(_builtins.str, Enum):
     """
@@ -68,6 +162,24 @@ class EmptyDirMedium(_builtins.str, Enum):
     """
     UNSET = ""
     MEMORY = "Memory"
+
+
+@pulumi.type_token("connectors:index:FeAdministratorWorkloadType")
+class FeAdministratorWorkloadType(_builtins.str, Enum):
+    """
+    The values FeAdministrator.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
+
+
+@pulumi.type_token("connectors:index:GatewayWorkloadType")
+class GatewayWorkloadType(_builtins.str, Enum):
+    """
+    The values Gateway.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
 
 
 @pulumi.type_token("connectors:index:ImagePullPolicy")
@@ -90,6 +202,79 @@ class IngressPathType(_builtins.str, Enum):
     IMPLEMENTATION_SPECIFIC = "ImplementationSpecific"
 
 
+@pulumi.type_token("connectors:index:KeycloakMode")
+class KeycloakMode(_builtins.str, Enum):
+    """
+    The values Keycloak.mode takes.
+    """
+    EXTERNAL = "external"
+    MANAGED = "managed"
+
+
+@pulumi.type_token("connectors:index:LetsEncryptEnvironment")
+class LetsEncryptEnvironment(_builtins.str, Enum):
+    """
+    The values LetsEncrypt.environment takes.
+    """
+    STAGING = "staging"
+    PRODUCTION = "production"
+
+
+@pulumi.type_token("connectors:index:MessagingBrokerType")
+class MessagingBrokerType(_builtins.str, Enum):
+    """
+    The values Messaging.brokerType takes.
+    """
+    RABBITMQ = "rabbitmq"
+    SERVICEBUS = "servicebus"
+
+
+@pulumi.type_token("connectors:index:MessagingMode")
+class MessagingMode(_builtins.str, Enum):
+    """
+    The values Messaging.mode takes.
+    """
+    EXTERNAL = "external"
+    MANAGED = "managed"
+
+
+@pulumi.type_token("connectors:index:PlatformDeletionPolicy")
+class PlatformDeletionPolicy(_builtins.str, Enum):
+    """
+    The values Platform.deletionPolicy takes.
+    """
+    RETAIN = "Retain"
+    DELETE = "Delete"
+
+
+@pulumi.type_token("connectors:index:PlatformVersion")
+class PlatformVersion(_builtins.str, Enum):
+    """
+    The values Platform.version takes.
+    """
+    PLATFORM_VERSION_2_18_0 = "2.18.0"
+    PLATFORM_VERSION_2_19_0 = "2.19.0"
+    PLATFORM_VERSION_2_20_0 = "2.20.0"
+
+
+@pulumi.type_token("connectors:index:ProvisioningDeployWorkloadType")
+class ProvisioningDeployWorkloadType(_builtins.str, Enum):
+    """
+    The values ProvisioningDeploy.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
+
+
+@pulumi.type_token("connectors:index:ProvisioningMode")
+class ProvisioningMode(_builtins.str, Enum):
+    """
+    The values Provisioning.mode takes.
+    """
+    EXTERNAL = "external"
+    DEPLOY = "deploy"
+
+
 @pulumi.type_token("connectors:index:ProxyImagePullPolicy")
 class ProxyImagePullPolicy(_builtins.str, Enum):
     """
@@ -98,6 +283,15 @@ class ProxyImagePullPolicy(_builtins.str, Enum):
     ALWAYS = "Always"
     IF_NOT_PRESENT = "IfNotPresent"
     NEVER = "Never"
+
+
+@pulumi.type_token("connectors:index:SchedulerWorkloadType")
+class SchedulerWorkloadType(_builtins.str, Enum):
+    """
+    The values Scheduler.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"
 
 
 @pulumi.type_token("connectors:index:SecretRefType")
@@ -126,3 +320,12 @@ class StrategyType(_builtins.str, Enum):
     """
     RECREATE = "Recreate"
     ROLLING_UPDATE = "RollingUpdate"
+
+
+@pulumi.type_token("connectors:index:UtilsWorkloadType")
+class UtilsWorkloadType(_builtins.str, Enum):
+    """
+    The values Utils.workloadType takes.
+    """
+    DEPLOYMENT = "Deployment"
+    STATEFUL_SET = "StatefulSet"

@@ -14,14 +14,45 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from ._enums import *
+import pulumi_kubernetes
 
 __all__ = [
+    'AdminCertificateArgs',
+    'AdminCertificateArgsDict',
     'AdminCredentialsArgs',
     'AdminCredentialsArgsDict',
+    'AdminPasswordArgs',
+    'AdminPasswordArgsDict',
     'AdminSecretRefArgs',
     'AdminSecretRefArgsDict',
     'AttributeArgs',
     'AttributeArgsDict',
+    'AuthArgs',
+    'AuthArgsDict',
+    'AuthCreateArgs',
+    'AuthCreateArgsDict',
+    'AuthOpaPoliciesArgs',
+    'AuthOpaPoliciesArgsDict',
+    'AutoscalingArgs',
+    'AutoscalingArgsDict',
+    'CertManagerIssuerRefArgs',
+    'CertManagerIssuerRefArgsDict',
+    'CommonArgs',
+    'CommonArgsDict',
+    'ComponentImageArgs',
+    'ComponentImageArgsDict',
+    'ComponentMetricsArgs',
+    'ComponentMetricsArgsDict',
+    'ComponentPodDisruptionBudgetArgs',
+    'ComponentPodDisruptionBudgetArgsDict',
+    'ComponentSecurityContextArgs',
+    'ComponentSecurityContextArgsDict',
+    'ComponentServiceArgs',
+    'ComponentServiceArgsDict',
+    'ComponentServiceMonitorArgs',
+    'ComponentServiceMonitorArgsDict',
+    'ComponentVolumeArgs',
+    'ComponentVolumeArgsDict',
     'ConfigMapKeyArgs',
     'ConfigMapKeyArgsDict',
     'ConfigMapRefArgs',
@@ -30,36 +61,98 @@ __all__ = [
     'ConfigTokenSecretRefArgsDict',
     'ConnectorRegistrationArgs',
     'ConnectorRegistrationArgsDict',
+    'CoreArgs',
+    'CoreArgsDict',
+    'CredentialsRefArgs',
+    'CredentialsRefArgsDict',
+    'DatabaseArgs',
+    'DatabaseArgsDict',
+    'EdgeArgs',
+    'EdgeArgsDict',
+    'EdgeTlsArgs',
+    'EdgeTlsArgsDict',
     'EmptyDirArgs',
     'EmptyDirArgsDict',
+    'EnvFromSourcesArgs',
+    'EnvFromSourcesArgsDict',
     'EnvVarArgs',
     'EnvVarArgsDict',
+    'FeAdministratorArgs',
+    'FeAdministratorArgsDict',
+    'FeAdministratorUrlArgs',
+    'FeAdministratorUrlArgsDict',
+    'GatewayArgs',
+    'GatewayArgsDict',
+    'GatewayApiArgs',
+    'GatewayApiArgsDict',
+    'GatewayCorsArgs',
+    'GatewayCorsArgsDict',
+    'GatewayLoggingArgs',
+    'GatewayLoggingArgsDict',
+    'GatewayParentRefArgs',
+    'GatewayParentRefArgsDict',
     'HealthCheckArgs',
     'HealthCheckArgsDict',
+    'HighAvailabilityArgs',
+    'HighAvailabilityArgsDict',
     'ImageArgs',
     'ImageArgsDict',
     'IngressArgs',
     'IngressArgsDict',
+    'KeycloakArgs',
+    'KeycloakArgsDict',
+    'LetsEncryptArgs',
+    'LetsEncryptArgsDict',
     'LifecycleArgs',
     'LifecycleArgsDict',
+    'LoggingArgs',
+    'LoggingArgsDict',
+    'ManagedDatabaseArgs',
+    'ManagedDatabaseArgsDict',
+    'ManagedKeycloakArgs',
+    'ManagedKeycloakArgsDict',
+    'ManagedMessagingArgs',
+    'ManagedMessagingArgsDict',
+    'MessagingArgs',
+    'MessagingArgsDict',
+    'MessagingManagementArgs',
+    'MessagingManagementArgsDict',
     'MetricsArgs',
     'MetricsArgsDict',
     'NetworkPolicyArgs',
     'NetworkPolicyArgsDict',
+    'OutboundProxyArgs',
+    'OutboundProxyArgsDict',
     'PersistentVolumeClaimArgs',
     'PersistentVolumeClaimArgsDict',
+    'PgBackupArgs',
+    'PgBackupArgsDict',
+    'PgBouncerArgs',
+    'PgBouncerArgsDict',
     'PodDisruptionBudgetArgs',
     'PodDisruptionBudgetArgsDict',
     'ProbeArgs',
     'ProbeArgsDict',
     'ProbesArgs',
     'ProbesArgsDict',
+    'ProvisioningArgs',
+    'ProvisioningArgsDict',
+    'ProvisioningDeployArgs',
+    'ProvisioningDeployArgsDict',
     'ProxyImageArgs',
     'ProxyImageArgsDict',
     'ProxyMetricsArgs',
     'ProxyMetricsArgsDict',
+    'QueueArgumentArgs',
+    'QueueArgumentArgsDict',
+    'RealmImportArgs',
+    'RealmImportArgsDict',
+    'RegisterAdminArgs',
+    'RegisterAdminArgsDict',
     'RollingUpdateArgs',
     'RollingUpdateArgsDict',
+    'SchedulerArgs',
+    'SchedulerArgsDict',
     'SecretKeyArgs',
     'SecretKeyArgsDict',
     'SecretRefArgs',
@@ -72,11 +165,135 @@ __all__ = [
     'ServiceAccountArgsDict',
     'ServiceMonitorArgs',
     'ServiceMonitorArgsDict',
+    'StorageArgs',
+    'StorageArgsDict',
     'StrategyArgs',
     'StrategyArgsDict',
+    'TimeQualityArgs',
+    'TimeQualityArgsDict',
+    'TimeQualityMonitorArgs',
+    'TimeQualityMonitorArgsDict',
+    'TrustedCertificatesArgs',
+    'TrustedCertificatesArgsDict',
+    'UtilsArgs',
+    'UtilsArgsDict',
     'VolumeArgs',
     'VolumeArgsDict',
 ]
+
+class AdminCertificateArgsDict(TypedDict):
+    """
+    The client-certificate (mTLS) method of the first administrator's bootstrap.
+    """
+    cert_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the PEM certificate (the operator's default: `tls.crt`).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Bootstrap a certificate administrator.
+    """
+    issuer_ref: NotRequired[pulumi.Input[Optional['CertManagerIssuerRefArgsDict']]]
+    """
+    The issuer of a generated certificate (default: the platform's internal CA).
+    """
+    private_key_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the PEM private key (the operator's default: `tls.key`).
+    """
+    secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The administrator's kubernetes.io/tls Secret; required for source provided.
+    """
+
+@pulumi.input_type
+class AdminCertificateArgs:
+    def __init__(__self__, *,
+                 cert_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 issuer_ref: pulumi.Input[Optional['CertManagerIssuerRefArgs']] = None,
+                 private_key_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The client-certificate (mTLS) method of the first administrator's bootstrap.
+
+        :param pulumi.Input[_builtins.str] cert_key: The key holding the PEM certificate (the operator's default: `tls.crt`).
+        :param pulumi.Input[_builtins.bool] enabled: Bootstrap a certificate administrator.
+        :param pulumi.Input['CertManagerIssuerRefArgs'] issuer_ref: The issuer of a generated certificate (default: the platform's internal CA).
+        :param pulumi.Input[_builtins.str] private_key_key: The key holding the PEM private key (the operator's default: `tls.key`).
+        :param pulumi.Input[_builtins.str] secret_ref: The administrator's kubernetes.io/tls Secret; required for source provided.
+        """
+        if cert_key is not None:
+            pulumi.set(__self__, "cert_key", cert_key)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if issuer_ref is not None:
+            pulumi.set(__self__, "issuer_ref", issuer_ref)
+        if private_key_key is not None:
+            pulumi.set(__self__, "private_key_key", private_key_key)
+        if secret_ref is not None:
+            pulumi.set(__self__, "secret_ref", secret_ref)
+
+    @_builtins.property
+    @pulumi.getter(name="certKey")
+    def cert_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the PEM certificate (the operator's default: `tls.crt`).
+        """
+        return pulumi.get(self, "cert_key")
+
+    @cert_key.setter
+    def cert_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cert_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Bootstrap a certificate administrator.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="issuerRef")
+    def issuer_ref(self) -> pulumi.Input[Optional['CertManagerIssuerRefArgs']]:
+        """
+        The issuer of a generated certificate (default: the platform's internal CA).
+        """
+        return pulumi.get(self, "issuer_ref")
+
+    @issuer_ref.setter
+    def issuer_ref(self, value: pulumi.Input[Optional['CertManagerIssuerRefArgs']]):
+        pulumi.set(self, "issuer_ref", value)
+
+    @_builtins.property
+    @pulumi.getter(name="privateKeyKey")
+    def private_key_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the PEM private key (the operator's default: `tls.key`).
+        """
+        return pulumi.get(self, "private_key_key")
+
+    @private_key_key.setter
+    def private_key_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "private_key_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRef")
+    def secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The administrator's kubernetes.io/tls Secret; required for source provided.
+        """
+        return pulumi.get(self, "secret_ref")
+
+    @secret_ref.setter
+    def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret_ref", value)
+
 
 class AdminCredentialsArgsDict(TypedDict):
     """
@@ -169,6 +386,80 @@ class AdminCredentialsArgs:
 
     @secret_ref.setter
     def secret_ref(self, value: pulumi.Input[Optional['AdminSecretRefArgs']]):
+        pulumi.set(self, "secret_ref", value)
+
+
+class AdminPasswordArgsDict(TypedDict):
+    """
+    The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Bootstrap a password administrator.
+    """
+    password_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the password.
+    """
+    secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Secret holding the password; required when enabled.
+    """
+
+@pulumi.input_type
+class AdminPasswordArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 password_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The password method of the bootstrap: a Keycloak realm user (managed Keycloak only).
+
+        :param pulumi.Input[_builtins.bool] enabled: Bootstrap a password administrator.
+        :param pulumi.Input[_builtins.str] password_key: The key holding the password.
+        :param pulumi.Input[_builtins.str] secret_ref: The Secret holding the password; required when enabled.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if password_key is not None:
+            pulumi.set(__self__, "password_key", password_key)
+        if secret_ref is not None:
+            pulumi.set(__self__, "secret_ref", secret_ref)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Bootstrap a password administrator.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="passwordKey")
+    def password_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the password.
+        """
+        return pulumi.get(self, "password_key")
+
+    @password_key.setter
+    def password_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRef")
+    def secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Secret holding the password; required when enabled.
+        """
+        return pulumi.get(self, "secret_ref")
+
+    @secret_ref.setter
+    def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "secret_ref", value)
 
 
@@ -316,6 +607,2121 @@ class AttributeArgs:
     @content.setter
     def content(self, value: Optional[Any]):
         pulumi.set(self, "content", value)
+
+
+class AuthArgsDict(TypedDict):
+    """
+    Auth: the component settings, and how it creates and syncs users and roles.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    create: NotRequired[pulumi.Input[Optional['AuthCreateArgsDict']]]
+    """
+    Creating unknown users and roles.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    sync_policy: NotRequired[pulumi.Input[Optional['AuthSyncPolicy']]]
+    """
+    Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['AuthWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class AuthArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 create: pulumi.Input[Optional['AuthCreateArgs']] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 sync_policy: pulumi.Input[Optional['AuthSyncPolicy']] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['AuthWorkloadType']] = None):
+        """
+        Auth: the component settings, and how it creates and syncs users and roles.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input['AuthCreateArgs'] create: Creating unknown users and roles.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input['AuthSyncPolicy'] sync_policy: Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['AuthWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if create is not None:
+            pulumi.set(__self__, "create", create)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if sync_policy is not None:
+            pulumi.set(__self__, "sync_policy", sync_policy)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def create(self) -> pulumi.Input[Optional['AuthCreateArgs']]:
+        """
+        Creating unknown users and roles.
+        """
+        return pulumi.get(self, "create")
+
+    @create.setter
+    def create(self, value: pulumi.Input[Optional['AuthCreateArgs']]):
+        pulumi.set(self, "create", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter(name="syncPolicy")
+    def sync_policy(self) -> pulumi.Input[Optional['AuthSyncPolicy']]:
+        """
+        Create users and roles from the token only (create-only), or keep them in sync with it (sync-data).
+        """
+        return pulumi.get(self, "sync_policy")
+
+    @sync_policy.setter
+    def sync_policy(self, value: pulumi.Input[Optional['AuthSyncPolicy']]):
+        pulumi.set(self, "sync_policy", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['AuthWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['AuthWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
+
+
+class AuthCreateArgsDict(TypedDict):
+    """
+    What auth creates on its own from a signed-in user's token.
+    """
+    create_unknown_roles: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create a role not yet known.
+    """
+    create_unknown_users: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Create a user not yet known (forced on while the password bootstrap is on).
+    """
+
+@pulumi.input_type
+class AuthCreateArgs:
+    def __init__(__self__, *,
+                 create_unknown_roles: pulumi.Input[Optional[_builtins.bool]] = None,
+                 create_unknown_users: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        What auth creates on its own from a signed-in user's token.
+
+        :param pulumi.Input[_builtins.bool] create_unknown_roles: Create a role not yet known.
+        :param pulumi.Input[_builtins.bool] create_unknown_users: Create a user not yet known (forced on while the password bootstrap is on).
+        """
+        if create_unknown_roles is not None:
+            pulumi.set(__self__, "create_unknown_roles", create_unknown_roles)
+        if create_unknown_users is not None:
+            pulumi.set(__self__, "create_unknown_users", create_unknown_users)
+
+    @_builtins.property
+    @pulumi.getter(name="createUnknownRoles")
+    def create_unknown_roles(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create a role not yet known.
+        """
+        return pulumi.get(self, "create_unknown_roles")
+
+    @create_unknown_roles.setter
+    def create_unknown_roles(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "create_unknown_roles", value)
+
+    @_builtins.property
+    @pulumi.getter(name="createUnknownUsers")
+    def create_unknown_users(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Create a user not yet known (forced on while the password bootstrap is on).
+        """
+        return pulumi.get(self, "create_unknown_users")
+
+    @create_unknown_users.setter
+    def create_unknown_users(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "create_unknown_users", value)
+
+
+class AuthOpaPoliciesArgsDict(TypedDict):
+    """
+    The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['AuthOpaPoliciesWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class AuthOpaPoliciesArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['AuthOpaPoliciesWorkloadType']] = None):
+        """
+        The server of the OPA policy bundle core's OPA sidecar reads: the component settings only.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['AuthOpaPoliciesWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['AuthOpaPoliciesWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['AuthOpaPoliciesWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
+
+
+class AutoscalingArgsDict(TypedDict):
+    """
+    A HorizontalPodAutoscaler for a component: it then owns the replica count.
+    """
+    max_replicas: pulumi.Input[_builtins.int]
+    """
+    The most replicas.
+    """
+    min_replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The fewest replicas (the autoscaler's default: 1).
+    """
+    target_cpu_utilization: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The average CPU use to keep, as a percentage of the CPU request.
+    """
+    target_memory_utilization: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The average memory use to keep, as a percentage of the memory request.
+    """
+
+@pulumi.input_type
+class AutoscalingArgs:
+    def __init__(__self__, *,
+                 max_replicas: pulumi.Input[_builtins.int],
+                 min_replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 target_cpu_utilization: pulumi.Input[Optional[_builtins.int]] = None,
+                 target_memory_utilization: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        A HorizontalPodAutoscaler for a component: it then owns the replica count.
+
+        :param pulumi.Input[_builtins.int] max_replicas: The most replicas.
+        :param pulumi.Input[_builtins.int] min_replicas: The fewest replicas (the autoscaler's default: 1).
+        :param pulumi.Input[_builtins.int] target_cpu_utilization: The average CPU use to keep, as a percentage of the CPU request.
+        :param pulumi.Input[_builtins.int] target_memory_utilization: The average memory use to keep, as a percentage of the memory request.
+        """
+        pulumi.set(__self__, "max_replicas", max_replicas)
+        if min_replicas is not None:
+            pulumi.set(__self__, "min_replicas", min_replicas)
+        if target_cpu_utilization is not None:
+            pulumi.set(__self__, "target_cpu_utilization", target_cpu_utilization)
+        if target_memory_utilization is not None:
+            pulumi.set(__self__, "target_memory_utilization", target_memory_utilization)
+
+    @_builtins.property
+    @pulumi.getter(name="maxReplicas")
+    def max_replicas(self) -> pulumi.Input[_builtins.int]:
+        """
+        The most replicas.
+        """
+        return pulumi.get(self, "max_replicas")
+
+    @max_replicas.setter
+    def max_replicas(self, value: pulumi.Input[_builtins.int]):
+        pulumi.set(self, "max_replicas", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minReplicas")
+    def min_replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The fewest replicas (the autoscaler's default: 1).
+        """
+        return pulumi.get(self, "min_replicas")
+
+    @min_replicas.setter
+    def min_replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "min_replicas", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetCPUUtilization")
+    def target_cpu_utilization(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The average CPU use to keep, as a percentage of the CPU request.
+        """
+        return pulumi.get(self, "target_cpu_utilization")
+
+    @target_cpu_utilization.setter
+    def target_cpu_utilization(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "target_cpu_utilization", value)
+
+    @_builtins.property
+    @pulumi.getter(name="targetMemoryUtilization")
+    def target_memory_utilization(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The average memory use to keep, as a percentage of the memory request.
+        """
+        return pulumi.get(self, "target_memory_utilization")
+
+    @target_memory_utilization.setter
+    def target_memory_utilization(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "target_memory_utilization", value)
+
+
+class CertManagerIssuerRefArgsDict(TypedDict):
+    """
+    An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The issuer's name.
+    """
+    group: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+    """
+    kind: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+    """
+
+@pulumi.input_type
+class CertManagerIssuerRefArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 group: pulumi.Input[Optional[_builtins.str]] = None,
+                 kind: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An existing cert-manager Issuer or ClusterIssuer, or an external issuer by its kind and API group.
+
+        :param pulumi.Input[_builtins.str] name: The issuer's name.
+        :param pulumi.Input[_builtins.str] group: The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+        :param pulumi.Input[_builtins.str] kind: Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+        """
+        pulumi.set(__self__, "name", name)
+        if group is not None:
+            pulumi.set(__self__, "group", group)
+        if kind is not None:
+            pulumi.set(__self__, "kind", kind)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The issuer's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def group(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The issuer's API group; set it to an external issuer's, e.g. `awspca.cert-manager.io`.
+        """
+        return pulumi.get(self, "group")
+
+    @group.setter
+    def group(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "group", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Issuer, ClusterIssuer, or an external issuer's own kind (with its `group`).
+        """
+        return pulumi.get(self, "kind")
+
+    @kind.setter
+    def kind(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "kind", value)
+
+
+class CommonArgsDict(TypedDict):
+    """
+    What applies to every component, under each component's own settings.
+    """
+    additional_env_from: NotRequired[pulumi.Input[Optional['EnvFromSourcesArgsDict']]]
+    """
+    Secrets and ConfigMaps projected whole as environment variables of every main container.
+    """
+    additional_ports: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerPortArgsDict']]]]]
+    """
+    Named ports added to every component's main container, as in a pod spec.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity of every component's pods (a component's own replaces it).
+    """
+    host_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The shared image settings, per field (unset fields: the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Init containers added to every component's pod, as in a pod spec.
+    """
+    logging: NotRequired[pulumi.Input[Optional['LoggingArgsDict']]]
+    """
+    The log level.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels every component's pods must run on (a component's own keys win).
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on every component's pods (a component's own win).
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on every component's pods (a component's own win).
+    """
+    proxy: NotRequired[pulumi.Input[Optional['OutboundProxyArgsDict']]]
+    """
+    The outbound HTTP(S) proxy.
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Containers added to every component's pod, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations of every component's pods (a component's own are added).
+    """
+    trusted_certificates: NotRequired[pulumi.Input[Optional['TrustedCertificatesArgsDict']]]
+    """
+    The trusted CA bundle.
+    """
+    volume_mounts: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeMountArgsDict']]]]]
+    """
+    Mounts added to every component's main container, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeArgsDict']]]]]
+    """
+    Volumes added to every component's pod, as in a pod spec.
+    """
+
+@pulumi.input_type
+class CommonArgs:
+    def __init__(__self__, *,
+                 additional_env_from: pulumi.Input[Optional['EnvFromSourcesArgs']] = None,
+                 additional_ports: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerPortArgs']]]] = None,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 host_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 logging: pulumi.Input[Optional['LoggingArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 proxy: pulumi.Input[Optional['OutboundProxyArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 trusted_certificates: pulumi.Input[Optional['TrustedCertificatesArgs']] = None,
+                 volume_mounts: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeMountArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeArgs']]]] = None):
+        """
+        What applies to every component, under each component's own settings.
+
+        :param pulumi.Input['EnvFromSourcesArgs'] additional_env_from: Secrets and ConfigMaps projected whole as environment variables of every main container.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerPortArgs']]] additional_ports: Named ports added to every component's main container, as in a pod spec.
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity of every component's pods (a component's own replaces it).
+        :param pulumi.Input[_builtins.str] host_name: The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+        :param pulumi.Input['ComponentImageArgs'] image: The shared image settings, per field (unset fields: the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Init containers added to every component's pod, as in a pod spec.
+        :param pulumi.Input['LoggingArgs'] logging: The log level.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels every component's pods must run on (a component's own keys win).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on every component's pods (a component's own win).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on every component's pods (a component's own win).
+        :param pulumi.Input['OutboundProxyArgs'] proxy: The outbound HTTP(S) proxy.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Containers added to every component's pod, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations of every component's pods (a component's own are added).
+        :param pulumi.Input['TrustedCertificatesArgs'] trusted_certificates: The trusted CA bundle.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeMountArgs']]] volume_mounts: Mounts added to every component's main container, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeArgs']]] volumes: Volumes added to every component's pod, as in a pod spec.
+        """
+        if additional_env_from is not None:
+            pulumi.set(__self__, "additional_env_from", additional_env_from)
+        if additional_ports is not None:
+            pulumi.set(__self__, "additional_ports", additional_ports)
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if host_name is not None:
+            pulumi.set(__self__, "host_name", host_name)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if logging is not None:
+            pulumi.set(__self__, "logging", logging)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if proxy is not None:
+            pulumi.set(__self__, "proxy", proxy)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if trusted_certificates is not None:
+            pulumi.set(__self__, "trusted_certificates", trusted_certificates)
+        if volume_mounts is not None:
+            pulumi.set(__self__, "volume_mounts", volume_mounts)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+
+    @_builtins.property
+    @pulumi.getter(name="additionalEnvFrom")
+    def additional_env_from(self) -> pulumi.Input[Optional['EnvFromSourcesArgs']]:
+        """
+        Secrets and ConfigMaps projected whole as environment variables of every main container.
+        """
+        return pulumi.get(self, "additional_env_from")
+
+    @additional_env_from.setter
+    def additional_env_from(self, value: pulumi.Input[Optional['EnvFromSourcesArgs']]):
+        pulumi.set(self, "additional_env_from", value)
+
+    @_builtins.property
+    @pulumi.getter(name="additionalPorts")
+    def additional_ports(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerPortArgs']]]]:
+        """
+        Named ports added to every component's main container, as in a pod spec.
+        """
+        return pulumi.get(self, "additional_ports")
+
+    @additional_ports.setter
+    def additional_ports(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerPortArgs']]]]):
+        pulumi.set(self, "additional_ports", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity of every component's pods (a component's own replaces it).
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="hostName")
+    def host_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's public host name: the edge's default host, Keycloak's and the OIDC client's URLs.
+        """
+        return pulumi.get(self, "host_name")
+
+    @host_name.setter
+    def host_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The shared image settings, per field (unset fields: the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Init containers added to every component's pod, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def logging(self) -> pulumi.Input[Optional['LoggingArgs']]:
+        """
+        The log level.
+        """
+        return pulumi.get(self, "logging")
+
+    @logging.setter
+    def logging(self, value: pulumi.Input[Optional['LoggingArgs']]):
+        pulumi.set(self, "logging", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels every component's pods must run on (a component's own keys win).
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on every component's pods (a component's own win).
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on every component's pods (a component's own win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def proxy(self) -> pulumi.Input[Optional['OutboundProxyArgs']]:
+        """
+        The outbound HTTP(S) proxy.
+        """
+        return pulumi.get(self, "proxy")
+
+    @proxy.setter
+    def proxy(self, value: pulumi.Input[Optional['OutboundProxyArgs']]):
+        pulumi.set(self, "proxy", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Containers added to every component's pod, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations of every component's pods (a component's own are added).
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="trustedCertificates")
+    def trusted_certificates(self) -> pulumi.Input[Optional['TrustedCertificatesArgs']]:
+        """
+        The trusted CA bundle.
+        """
+        return pulumi.get(self, "trusted_certificates")
+
+    @trusted_certificates.setter
+    def trusted_certificates(self, value: pulumi.Input[Optional['TrustedCertificatesArgs']]):
+        pulumi.set(self, "trusted_certificates", value)
+
+    @_builtins.property
+    @pulumi.getter(name="volumeMounts")
+    def volume_mounts(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeMountArgs']]]]:
+        """
+        Mounts added to every component's main container, as in a pod spec.
+        """
+        return pulumi.get(self, "volume_mounts")
+
+    @volume_mounts.setter
+    def volume_mounts(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeMountArgs']]]]):
+        pulumi.set(self, "volume_mounts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeArgs']]]]:
+        """
+        Volumes added to every component's pod, as in a pod spec.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.VolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+
+class ComponentImageArgsDict(TypedDict):
+    """
+    A component's image, per field: an unset part falls back to ``common.image``, then to the version's bundle.
+    """
+    args: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Replaces the image's arguments.
+    """
+    command: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Replaces the image's entrypoint.
+    """
+    digest: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A `sha256:` digest pinning the image; it wins over the tag.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The image name (default: the version's bundle).
+    """
+    pull_policy: NotRequired[pulumi.Input[Optional['ComponentImagePullPolicy']]]
+    """
+    When the kubelet pulls the image.
+    """
+    pull_secrets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Names of image pull Secrets in the namespace.
+    """
+    registry: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The registry host, e.g. `registry.example.com`.
+    """
+    repository: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The image repository or path (the bundle's is `ilm`).
+    """
+    tag: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The image tag (default: the version's bundle); ignored when `digest` is set.
+    """
+
+@pulumi.input_type
+class ComponentImageArgs:
+    def __init__(__self__, *,
+                 args: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 command: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 digest: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pull_policy: pulumi.Input[Optional['ComponentImagePullPolicy']] = None,
+                 pull_secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 registry: pulumi.Input[Optional[_builtins.str]] = None,
+                 repository: pulumi.Input[Optional[_builtins.str]] = None,
+                 tag: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A component's image, per field: an unset part falls back to ``common.image``, then to the version's bundle.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] args: Replaces the image's arguments.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] command: Replaces the image's entrypoint.
+        :param pulumi.Input[_builtins.str] digest: A `sha256:` digest pinning the image; it wins over the tag.
+        :param pulumi.Input[_builtins.str] name: The image name (default: the version's bundle).
+        :param pulumi.Input['ComponentImagePullPolicy'] pull_policy: When the kubelet pulls the image.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] pull_secrets: Names of image pull Secrets in the namespace.
+        :param pulumi.Input[_builtins.str] registry: The registry host, e.g. `registry.example.com`.
+        :param pulumi.Input[_builtins.str] repository: The image repository or path (the bundle's is `ilm`).
+        :param pulumi.Input[_builtins.str] tag: The image tag (default: the version's bundle); ignored when `digest` is set.
+        """
+        if args is not None:
+            pulumi.set(__self__, "args", args)
+        if command is not None:
+            pulumi.set(__self__, "command", command)
+        if digest is not None:
+            pulumi.set(__self__, "digest", digest)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if pull_policy is not None:
+            pulumi.set(__self__, "pull_policy", pull_policy)
+        if pull_secrets is not None:
+            pulumi.set(__self__, "pull_secrets", pull_secrets)
+        if registry is not None:
+            pulumi.set(__self__, "registry", registry)
+        if repository is not None:
+            pulumi.set(__self__, "repository", repository)
+        if tag is not None:
+            pulumi.set(__self__, "tag", tag)
+
+    @_builtins.property
+    @pulumi.getter
+    def args(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Replaces the image's arguments.
+        """
+        return pulumi.get(self, "args")
+
+    @args.setter
+    def args(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "args", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def command(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Replaces the image's entrypoint.
+        """
+        return pulumi.get(self, "command")
+
+    @command.setter
+    def command(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "command", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def digest(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A `sha256:` digest pinning the image; it wins over the tag.
+        """
+        return pulumi.get(self, "digest")
+
+    @digest.setter
+    def digest(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "digest", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The image name (default: the version's bundle).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullPolicy")
+    def pull_policy(self) -> pulumi.Input[Optional['ComponentImagePullPolicy']]:
+        """
+        When the kubelet pulls the image.
+        """
+        return pulumi.get(self, "pull_policy")
+
+    @pull_policy.setter
+    def pull_policy(self, value: pulumi.Input[Optional['ComponentImagePullPolicy']]):
+        pulumi.set(self, "pull_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pullSecrets")
+    def pull_secrets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Names of image pull Secrets in the namespace.
+        """
+        return pulumi.get(self, "pull_secrets")
+
+    @pull_secrets.setter
+    def pull_secrets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pull_secrets", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def registry(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The registry host, e.g. `registry.example.com`.
+        """
+        return pulumi.get(self, "registry")
+
+    @registry.setter
+    def registry(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "registry", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def repository(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The image repository or path (the bundle's is `ilm`).
+        """
+        return pulumi.get(self, "repository")
+
+    @repository.setter
+    def repository(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "repository", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tag(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The image tag (default: the version's bundle); ignored when `digest` is set.
+        """
+        return pulumi.get(self, "tag")
+
+    @tag.setter
+    def tag(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "tag", value)
+
+
+class ComponentMetricsArgsDict(TypedDict):
+    """
+    A component's metrics endpoint and its ServiceMonitor.
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    The component serves metrics (required when the block is given).
+    """
+    path: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The metrics path.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Reserved: the ServiceMonitor scrapes the Service's port.
+    """
+    service_monitor: NotRequired[pulumi.Input[Optional['ComponentServiceMonitorArgsDict']]]
+    """
+    The ServiceMonitor, when enabled.
+    """
+
+@pulumi.input_type
+class ComponentMetricsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 path: pulumi.Input[Optional[_builtins.str]] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 service_monitor: pulumi.Input[Optional['ComponentServiceMonitorArgs']] = None):
+        """
+        A component's metrics endpoint and its ServiceMonitor.
+
+        :param pulumi.Input[_builtins.bool] enabled: The component serves metrics (required when the block is given).
+        :param pulumi.Input[_builtins.str] path: The metrics path.
+        :param pulumi.Input[_builtins.int] port: Reserved: the ServiceMonitor scrapes the Service's port.
+        :param pulumi.Input['ComponentServiceMonitorArgs'] service_monitor: The ServiceMonitor, when enabled.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if path is not None:
+            pulumi.set(__self__, "path", path)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if service_monitor is not None:
+            pulumi.set(__self__, "service_monitor", service_monitor)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        The component serves metrics (required when the block is given).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def path(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The metrics path.
+        """
+        return pulumi.get(self, "path")
+
+    @path.setter
+    def path(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "path", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Reserved: the ServiceMonitor scrapes the Service's port.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceMonitor")
+    def service_monitor(self) -> pulumi.Input[Optional['ComponentServiceMonitorArgs']]:
+        """
+        The ServiceMonitor, when enabled.
+        """
+        return pulumi.get(self, "service_monitor")
+
+    @service_monitor.setter
+    def service_monitor(self, value: pulumi.Input[Optional['ComponentServiceMonitorArgs']]):
+        pulumi.set(self, "service_monitor", value)
+
+
+class ComponentPodDisruptionBudgetArgsDict(TypedDict):
+    """
+    A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Render a PodDisruptionBudget (required when the block is given).
+    """
+    max_unavailable: NotRequired[pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]]
+    """
+    Pods that may be unavailable: a number or a percentage.
+    """
+    min_available: NotRequired[pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]]
+    """
+    Pods that must stay available: a number or a percentage.
+    """
+
+@pulumi.input_type
+class ComponentPodDisruptionBudgetArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 max_unavailable: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None,
+                 min_available: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]] = None):
+        """
+        A component's PodDisruptionBudget; with neither bound set it keeps one pod available.
+
+        :param pulumi.Input[_builtins.bool] enabled: Render a PodDisruptionBudget (required when the block is given).
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] max_unavailable: Pods that may be unavailable: a number or a percentage.
+        :param pulumi.Input[Union[_builtins.int, _builtins.str]] min_available: Pods that must stay available: a number or a percentage.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if max_unavailable is not None:
+            pulumi.set(__self__, "max_unavailable", max_unavailable)
+        if min_available is not None:
+            pulumi.set(__self__, "min_available", min_available)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Render a PodDisruptionBudget (required when the block is given).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxUnavailable")
+    def max_unavailable(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
+        """
+        Pods that may be unavailable: a number or a percentage.
+        """
+        return pulumi.get(self, "max_unavailable")
+
+    @max_unavailable.setter
+    def max_unavailable(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
+        pulumi.set(self, "max_unavailable", value)
+
+    @_builtins.property
+    @pulumi.getter(name="minAvailable")
+    def min_available(self) -> pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]:
+        """
+        Pods that must stay available: a number or a percentage.
+        """
+        return pulumi.get(self, "min_available")
+
+    @min_available.setter
+    def min_available(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
+        pulumi.set(self, "min_available", value)
+
+
+class ComponentSecurityContextArgsDict(TypedDict):
+    """
+    The main container's security settings (the operator's hardening fills the rest).
+    """
+    read_only_root_filesystem: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Mount the container's root filesystem read-only.
+    """
+    run_as_non_root: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Always true: platform components run as non-root (false is refused).
+    """
+
+@pulumi.input_type
+class ComponentSecurityContextArgs:
+    def __init__(__self__, *,
+                 read_only_root_filesystem: pulumi.Input[Optional[_builtins.bool]] = None,
+                 run_as_non_root: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The main container's security settings (the operator's hardening fills the rest).
+
+        :param pulumi.Input[_builtins.bool] read_only_root_filesystem: Mount the container's root filesystem read-only.
+        :param pulumi.Input[_builtins.bool] run_as_non_root: Always true: platform components run as non-root (false is refused).
+        """
+        if read_only_root_filesystem is not None:
+            pulumi.set(__self__, "read_only_root_filesystem", read_only_root_filesystem)
+        if run_as_non_root is not None:
+            pulumi.set(__self__, "run_as_non_root", run_as_non_root)
+
+    @_builtins.property
+    @pulumi.getter(name="readOnlyRootFilesystem")
+    def read_only_root_filesystem(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Mount the container's root filesystem read-only.
+        """
+        return pulumi.get(self, "read_only_root_filesystem")
+
+    @read_only_root_filesystem.setter
+    def read_only_root_filesystem(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "read_only_root_filesystem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="runAsNonRoot")
+    def run_as_non_root(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Always true: platform components run as non-root (false is refused).
+        """
+        return pulumi.get(self, "run_as_non_root")
+
+    @run_as_non_root.setter
+    def run_as_non_root(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "run_as_non_root", value)
+
+
+class ComponentServiceArgsDict(TypedDict):
+    """
+    A component's Service: its port and type.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The Service port.
+    """
+    type: NotRequired[pulumi.Input[Optional['ComponentServiceType']]]
+    """
+    The Service type.
+    """
+
+@pulumi.input_type
+class ComponentServiceArgs:
+    def __init__(__self__, *,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 type: pulumi.Input[Optional['ComponentServiceType']] = None):
+        """
+        A component's Service: its port and type.
+
+        :param pulumi.Input[_builtins.int] port: The Service port.
+        :param pulumi.Input['ComponentServiceType'] type: The Service type.
+        """
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The Service port.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['ComponentServiceType']]:
+        """
+        The Service type.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['ComponentServiceType']]):
+        pulumi.set(self, "type", value)
+
+
+class ComponentServiceMonitorArgsDict(TypedDict):
+    """
+    A Prometheus Operator ServiceMonitor scraping a component's metrics.
+    """
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Render a ServiceMonitor (required when the block is given).
+    """
+    interval: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How often Prometheus scrapes, e.g. `30s`.
+    """
+    labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the ServiceMonitor (so that a Prometheus selects it).
+    """
+
+@pulumi.input_type
+class ComponentServiceMonitorArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 interval: pulumi.Input[Optional[_builtins.str]] = None,
+                 labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        A Prometheus Operator ServiceMonitor scraping a component's metrics.
+
+        :param pulumi.Input[_builtins.bool] enabled: Render a ServiceMonitor (required when the block is given).
+        :param pulumi.Input[_builtins.str] interval: How often Prometheus scrapes, e.g. `30s`.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels on the ServiceMonitor (so that a Prometheus selects it).
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if interval is not None:
+            pulumi.set(__self__, "interval", interval)
+        if labels is not None:
+            pulumi.set(__self__, "labels", labels)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Render a ServiceMonitor (required when the block is given).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def interval(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How often Prometheus scrapes, e.g. `30s`.
+        """
+        return pulumi.get(self, "interval")
+
+    @interval.setter
+    def interval(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "interval", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the ServiceMonitor (so that a Prometheus selects it).
+        """
+        return pulumi.get(self, "labels")
+
+    @labels.setter
+    def labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "labels", value)
+
+
+class ComponentVolumeArgsDict(TypedDict):
+    """
+    A further volume of a component's pod (emptyDir only), and where it is mounted.
+    """
+    mount_path: pulumi.Input[_builtins.str]
+    """
+    Where it is mounted in the main container.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The volume's name in the pod.
+    """
+    empty_dir: NotRequired[pulumi.Input[Optional['EmptyDirArgsDict']]]
+    """
+    A scratch volume.
+    """
+
+@pulumi.input_type
+class ComponentVolumeArgs:
+    def __init__(__self__, *,
+                 mount_path: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str],
+                 empty_dir: pulumi.Input[Optional['EmptyDirArgs']] = None):
+        """
+        A further volume of a component's pod (emptyDir only), and where it is mounted.
+
+        :param pulumi.Input[_builtins.str] mount_path: Where it is mounted in the main container.
+        :param pulumi.Input[_builtins.str] name: The volume's name in the pod.
+        :param pulumi.Input['EmptyDirArgs'] empty_dir: A scratch volume.
+        """
+        pulumi.set(__self__, "mount_path", mount_path)
+        pulumi.set(__self__, "name", name)
+        if empty_dir is not None:
+            pulumi.set(__self__, "empty_dir", empty_dir)
+
+    @_builtins.property
+    @pulumi.getter(name="mountPath")
+    def mount_path(self) -> pulumi.Input[_builtins.str]:
+        """
+        Where it is mounted in the main container.
+        """
+        return pulumi.get(self, "mount_path")
+
+    @mount_path.setter
+    def mount_path(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "mount_path", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The volume's name in the pod.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="emptyDir")
+    def empty_dir(self) -> pulumi.Input[Optional['EmptyDirArgs']]:
+        """
+        A scratch volume.
+        """
+        return pulumi.get(self, "empty_dir")
+
+    @empty_dir.setter
+    def empty_dir(self, value: pulumi.Input[Optional['EmptyDirArgs']]):
+        pulumi.set(self, "empty_dir", value)
 
 
 class ConfigMapKeyArgsDict(TypedDict):
@@ -908,6 +3314,976 @@ class ConnectorRegistrationArgs:
         pulumi.set(self, "version", value)
 
 
+class CoreArgsDict(TypedDict):
+    """
+    Core: the component settings, its client-certificate header and its instance id.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    client_cert_header: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    instance_id: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    time_quality_monitor: NotRequired[pulumi.Input[Optional['TimeQualityMonitorArgsDict']]]
+    """
+    The time-quality monitor sidecar.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['CoreWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class CoreArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 client_cert_header: pulumi.Input[Optional[_builtins.str]] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 instance_id: pulumi.Input[Optional[_builtins.int]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 time_quality_monitor: pulumi.Input[Optional['TimeQualityMonitorArgs']] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['CoreWorkloadType']] = None):
+        """
+        Core: the component settings, its client-certificate header and its instance id.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[_builtins.str] client_cert_header: The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input[_builtins.int] instance_id: Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input['TimeQualityMonitorArgs'] time_quality_monitor: The time-quality monitor sidecar.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['CoreWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if client_cert_header is not None:
+            pulumi.set(__self__, "client_cert_header", client_cert_header)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if instance_id is not None:
+            pulumi.set(__self__, "instance_id", instance_id)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if time_quality_monitor is not None:
+            pulumi.set(__self__, "time_quality_monitor", time_quality_monitor)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="clientCertHeader")
+    def client_cert_header(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The header carrying the client certificate the edge forwards (the operator's default: `ssl-client-cert`).
+        """
+        return pulumi.get(self, "client_cert_header")
+
+    @client_cert_header.setter
+    def client_cert_header(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "client_cert_header", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter(name="instanceId")
+    def instance_id(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Core's explicit instance id, unique per running pod (2.19.0 and later; a single replica only).
+        """
+        return pulumi.get(self, "instance_id")
+
+    @instance_id.setter
+    def instance_id(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "instance_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeQualityMonitor")
+    def time_quality_monitor(self) -> pulumi.Input[Optional['TimeQualityMonitorArgs']]:
+        """
+        The time-quality monitor sidecar.
+        """
+        return pulumi.get(self, "time_quality_monitor")
+
+    @time_quality_monitor.setter
+    def time_quality_monitor(self, value: pulumi.Input[Optional['TimeQualityMonitorArgs']]):
+        pulumi.set(self, "time_quality_monitor", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['CoreWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['CoreWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
+
+
+class CredentialsRefArgsDict(TypedDict):
+    """
+    A Secret holding a username and password, and the keys they are under (never the values).
+    """
+    password_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the password (the operator's default: `password`).
+    """
+    secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Secret's name.
+    """
+    username_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the username (the operator's default: `username`).
+    """
+
+@pulumi.input_type
+class CredentialsRefArgs:
+    def __init__(__self__, *,
+                 password_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 username_key: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A Secret holding a username and password, and the keys they are under (never the values).
+
+        :param pulumi.Input[_builtins.str] password_key: The key holding the password (the operator's default: `password`).
+        :param pulumi.Input[_builtins.str] secret_ref: The Secret's name.
+        :param pulumi.Input[_builtins.str] username_key: The key holding the username (the operator's default: `username`).
+        """
+        if password_key is not None:
+            pulumi.set(__self__, "password_key", password_key)
+        if secret_ref is not None:
+            pulumi.set(__self__, "secret_ref", secret_ref)
+        if username_key is not None:
+            pulumi.set(__self__, "username_key", username_key)
+
+    @_builtins.property
+    @pulumi.getter(name="passwordKey")
+    def password_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the password (the operator's default: `password`).
+        """
+        return pulumi.get(self, "password_key")
+
+    @password_key.setter
+    def password_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRef")
+    def secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Secret's name.
+        """
+        return pulumi.get(self, "secret_ref")
+
+    @secret_ref.setter
+    def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret_ref", value)
+
+    @_builtins.property
+    @pulumi.getter(name="usernameKey")
+    def username_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the username (the operator's default: `username`).
+        """
+        return pulumi.get(self, "username_key")
+
+    @username_key.setter
+    def username_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "username_key", value)
+
+
+class DatabaseArgsDict(TypedDict):
+    """
+    The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+    """
+    credentials: NotRequired[pulumi.Input[Optional['CredentialsRefArgsDict']]]
+    """
+    The Secret holding the username and password (external mode).
+    """
+    host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The database server's host (external mode).
+    """
+    managed: NotRequired[pulumi.Input[Optional['ManagedDatabaseArgsDict']]]
+    """
+    The managed cluster (managed mode).
+    """
+    mode: NotRequired[pulumi.Input[Optional['DatabaseMode']]]
+    """
+    Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The database's name (external mode).
+    """
+    pg_bouncer: NotRequired[pulumi.Input[Optional['PgBouncerArgsDict']]]
+    """
+    The connection pooler of a managed database.
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The database server's port.
+    """
+
+@pulumi.input_type
+class DatabaseArgs:
+    def __init__(__self__, *,
+                 credentials: pulumi.Input[Optional['CredentialsRefArgs']] = None,
+                 host: pulumi.Input[Optional[_builtins.str]] = None,
+                 managed: pulumi.Input[Optional['ManagedDatabaseArgs']] = None,
+                 mode: pulumi.Input[Optional['DatabaseMode']] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 pg_bouncer: pulumi.Input[Optional['PgBouncerArgs']] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None):
+        """
+        The PostgreSQL database: an external one by host, name and credentials, or a managed one.
+
+        :param pulumi.Input['CredentialsRefArgs'] credentials: The Secret holding the username and password (external mode).
+        :param pulumi.Input[_builtins.str] host: The database server's host (external mode).
+        :param pulumi.Input['ManagedDatabaseArgs'] managed: The managed cluster (managed mode).
+        :param pulumi.Input['DatabaseMode'] mode: Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+        :param pulumi.Input[_builtins.str] name: The database's name (external mode).
+        :param pulumi.Input['PgBouncerArgs'] pg_bouncer: The connection pooler of a managed database.
+        :param pulumi.Input[_builtins.int] port: The database server's port.
+        """
+        if credentials is not None:
+            pulumi.set(__self__, "credentials", credentials)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if managed is not None:
+            pulumi.set(__self__, "managed", managed)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if pg_bouncer is not None:
+            pulumi.set(__self__, "pg_bouncer", pg_bouncer)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+
+    @_builtins.property
+    @pulumi.getter
+    def credentials(self) -> pulumi.Input[Optional['CredentialsRefArgs']]:
+        """
+        The Secret holding the username and password (external mode).
+        """
+        return pulumi.get(self, "credentials")
+
+    @credentials.setter
+    def credentials(self, value: pulumi.Input[Optional['CredentialsRefArgs']]):
+        pulumi.set(self, "credentials", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The database server's host (external mode).
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def managed(self) -> pulumi.Input[Optional['ManagedDatabaseArgs']]:
+        """
+        The managed cluster (managed mode).
+        """
+        return pulumi.get(self, "managed")
+
+    @managed.setter
+    def managed(self, value: pulumi.Input[Optional['ManagedDatabaseArgs']]):
+        pulumi.set(self, "managed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['DatabaseMode']]:
+        """
+        Bring your own database (external), or have one provisioned through CloudNativePG (managed).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['DatabaseMode']]):
+        pulumi.set(self, "mode", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The database's name (external mode).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="pgBouncer")
+    def pg_bouncer(self) -> pulumi.Input[Optional['PgBouncerArgs']]:
+        """
+        The connection pooler of a managed database.
+        """
+        return pulumi.get(self, "pg_bouncer")
+
+    @pg_bouncer.setter
+    def pg_bouncer(self, value: pulumi.Input[Optional['PgBouncerArgs']]):
+        pulumi.set(self, "pg_bouncer", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The database server's port.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+
+class EdgeArgsDict(TypedDict):
+    """
+    The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+    """
+    annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Further annotations on the Ingress (Ingress only).
+    """
+    class_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The IngressClass, e.g. `nginx` (Ingress only).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Render the edge.
+    """
+    gateway_api: NotRequired[pulumi.Input[Optional['GatewayApiArgsDict']]]
+    """
+    The Gateway API edge; for type gatewayAPI.
+    """
+    host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The public host name and TLS host (default: `common.hostName`).
+    """
+    tls: NotRequired[pulumi.Input[Optional['EdgeTlsArgsDict']]]
+    """
+    Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+    """
+    type: NotRequired[pulumi.Input[Optional['EdgeType']]]
+    """
+    An Ingress, or a Gateway API HTTPRoute.
+    """
+
+@pulumi.input_type
+class EdgeArgs:
+    def __init__(__self__, *,
+                 annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 class_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 gateway_api: pulumi.Input[Optional['GatewayApiArgs']] = None,
+                 host: pulumi.Input[Optional[_builtins.str]] = None,
+                 tls: pulumi.Input[Optional['EdgeTlsArgs']] = None,
+                 type: pulumi.Input[Optional['EdgeType']] = None):
+        """
+        The platform's edge: an Ingress or a Gateway API route to the gateway's consumer port.
+
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] annotations: Further annotations on the Ingress (Ingress only).
+        :param pulumi.Input[_builtins.str] class_name: The IngressClass, e.g. `nginx` (Ingress only).
+        :param pulumi.Input[_builtins.bool] enabled: Render the edge.
+        :param pulumi.Input['GatewayApiArgs'] gateway_api: The Gateway API edge; for type gatewayAPI.
+        :param pulumi.Input[_builtins.str] host: The public host name and TLS host (default: `common.hostName`).
+        :param pulumi.Input['EdgeTlsArgs'] tls: Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+        :param pulumi.Input['EdgeType'] type: An Ingress, or a Gateway API HTTPRoute.
+        """
+        if annotations is not None:
+            pulumi.set(__self__, "annotations", annotations)
+        if class_name is not None:
+            pulumi.set(__self__, "class_name", class_name)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if gateway_api is not None:
+            pulumi.set(__self__, "gateway_api", gateway_api)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if tls is not None:
+            pulumi.set(__self__, "tls", tls)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Further annotations on the Ingress (Ingress only).
+        """
+        return pulumi.get(self, "annotations")
+
+    @annotations.setter
+    def annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="className")
+    def class_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The IngressClass, e.g. `nginx` (Ingress only).
+        """
+        return pulumi.get(self, "class_name")
+
+    @class_name.setter
+    def class_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "class_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Render the edge.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="gatewayAPI")
+    def gateway_api(self) -> pulumi.Input[Optional['GatewayApiArgs']]:
+        """
+        The Gateway API edge; for type gatewayAPI.
+        """
+        return pulumi.get(self, "gateway_api")
+
+    @gateway_api.setter
+    def gateway_api(self, value: pulumi.Input[Optional['GatewayApiArgs']]):
+        pulumi.set(self, "gateway_api", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The public host name and TLS host (default: `common.hostName`).
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tls(self) -> pulumi.Input[Optional['EdgeTlsArgs']]:
+        """
+        Where the serving certificate comes from; none: cert-manager's internal CA chain (as `source: internal`).
+        """
+        return pulumi.get(self, "tls")
+
+    @tls.setter
+    def tls(self, value: pulumi.Input[Optional['EdgeTlsArgs']]):
+        pulumi.set(self, "tls", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['EdgeType']]:
+        """
+        An Ingress, or a Gateway API HTTPRoute.
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['EdgeType']]):
+        pulumi.set(self, "type", value)
+
+
+class EdgeTlsArgsDict(TypedDict):
+    """
+    Where the edge's serving certificate comes from (never the certificate itself).
+    """
+    issuer_ref: NotRequired[pulumi.Input[Optional['CertManagerIssuerRefArgsDict']]]
+    """
+    The issuer signing the certificate; required for source issuerRef.
+    """
+    lets_encrypt: NotRequired[pulumi.Input[Optional['LetsEncryptArgsDict']]]
+    """
+    The ACME account; required for source letsEncrypt.
+    """
+    secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+    """
+
+@pulumi.input_type
+class EdgeTlsArgs:
+    def __init__(__self__, *,
+                 issuer_ref: pulumi.Input[Optional['CertManagerIssuerRefArgs']] = None,
+                 lets_encrypt: pulumi.Input[Optional['LetsEncryptArgs']] = None,
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where the edge's serving certificate comes from (never the certificate itself).
+
+        :param pulumi.Input['CertManagerIssuerRefArgs'] issuer_ref: The issuer signing the certificate; required for source issuerRef.
+        :param pulumi.Input['LetsEncryptArgs'] lets_encrypt: The ACME account; required for source letsEncrypt.
+        :param pulumi.Input[_builtins.str] secret_ref: The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+        """
+        if issuer_ref is not None:
+            pulumi.set(__self__, "issuer_ref", issuer_ref)
+        if lets_encrypt is not None:
+            pulumi.set(__self__, "lets_encrypt", lets_encrypt)
+        if secret_ref is not None:
+            pulumi.set(__self__, "secret_ref", secret_ref)
+
+    @_builtins.property
+    @pulumi.getter(name="issuerRef")
+    def issuer_ref(self) -> pulumi.Input[Optional['CertManagerIssuerRefArgs']]:
+        """
+        The issuer signing the certificate; required for source issuerRef.
+        """
+        return pulumi.get(self, "issuer_ref")
+
+    @issuer_ref.setter
+    def issuer_ref(self, value: pulumi.Input[Optional['CertManagerIssuerRefArgs']]):
+        pulumi.set(self, "issuer_ref", value)
+
+    @_builtins.property
+    @pulumi.getter(name="letsEncrypt")
+    def lets_encrypt(self) -> pulumi.Input[Optional['LetsEncryptArgs']]:
+        """
+        The ACME account; required for source letsEncrypt.
+        """
+        return pulumi.get(self, "lets_encrypt")
+
+    @lets_encrypt.setter
+    def lets_encrypt(self, value: pulumi.Input[Optional['LetsEncryptArgs']]):
+        pulumi.set(self, "lets_encrypt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRef")
+    def secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+        """
+        return pulumi.get(self, "secret_ref")
+
+    @secret_ref.setter
+    def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret_ref", value)
+
+
 class EmptyDirArgsDict(TypedDict):
     """
     A scratch volume, on node storage or in memory.
@@ -962,6 +4338,60 @@ class EmptyDirArgs:
         pulumi.set(self, "size_limit", value)
 
 
+class EnvFromSourcesArgsDict(TypedDict):
+    """
+    Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+    """
+    config_maps: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    ConfigMap names.
+    """
+    secrets: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Secret names.
+    """
+
+@pulumi.input_type
+class EnvFromSourcesArgs:
+    def __init__(__self__, *,
+                 config_maps: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 secrets: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Whole Secrets and ConfigMaps, every key of which becomes an environment variable.
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] config_maps: ConfigMap names.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] secrets: Secret names.
+        """
+        if config_maps is not None:
+            pulumi.set(__self__, "config_maps", config_maps)
+        if secrets is not None:
+            pulumi.set(__self__, "secrets", secrets)
+
+    @_builtins.property
+    @pulumi.getter(name="configMaps")
+    def config_maps(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        ConfigMap names.
+        """
+        return pulumi.get(self, "config_maps")
+
+    @config_maps.setter
+    def config_maps(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "config_maps", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secrets(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Secret names.
+        """
+        return pulumi.get(self, "secrets")
+
+    @secrets.setter
+    def secrets(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "secrets", value)
+
+
 class EnvVarArgsDict(TypedDict):
     """
     One environment variable of the main container.
@@ -1013,6 +4443,1323 @@ class EnvVarArgs:
     @value.setter
     def value(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "value", value)
+
+
+class FeAdministratorArgsDict(TypedDict):
+    """
+    The administrator front end: the component settings and its paths.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    url: NotRequired[pulumi.Input[Optional['FeAdministratorUrlArgsDict']]]
+    """
+    The paths written into its `config.js`.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['FeAdministratorWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class FeAdministratorArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 url: pulumi.Input[Optional['FeAdministratorUrlArgs']] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['FeAdministratorWorkloadType']] = None):
+        """
+        The administrator front end: the component settings and its paths.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input['FeAdministratorUrlArgs'] url: The paths written into its `config.js`.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['FeAdministratorWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if url is not None:
+            pulumi.set(__self__, "url", url)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def url(self) -> pulumi.Input[Optional['FeAdministratorUrlArgs']]:
+        """
+        The paths written into its `config.js`.
+        """
+        return pulumi.get(self, "url")
+
+    @url.setter
+    def url(self, value: pulumi.Input[Optional['FeAdministratorUrlArgs']]):
+        pulumi.set(self, "url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['FeAdministratorWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['FeAdministratorWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
+
+
+class FeAdministratorUrlArgsDict(TypedDict):
+    """
+    The administrator front end's paths, written into its `config.js`.
+    """
+    api: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The API's base URL.
+    """
+    base: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The application's base path (informational: not written).
+    """
+    login: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The login URL.
+    """
+    logout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The logout URL.
+    """
+
+@pulumi.input_type
+class FeAdministratorUrlArgs:
+    def __init__(__self__, *,
+                 api: pulumi.Input[Optional[_builtins.str]] = None,
+                 base: pulumi.Input[Optional[_builtins.str]] = None,
+                 login: pulumi.Input[Optional[_builtins.str]] = None,
+                 logout: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The administrator front end's paths, written into its `config.js`.
+
+        :param pulumi.Input[_builtins.str] api: The API's base URL.
+        :param pulumi.Input[_builtins.str] base: The application's base path (informational: not written).
+        :param pulumi.Input[_builtins.str] login: The login URL.
+        :param pulumi.Input[_builtins.str] logout: The logout URL.
+        """
+        if api is not None:
+            pulumi.set(__self__, "api", api)
+        if base is not None:
+            pulumi.set(__self__, "base", base)
+        if login is not None:
+            pulumi.set(__self__, "login", login)
+        if logout is not None:
+            pulumi.set(__self__, "logout", logout)
+
+    @_builtins.property
+    @pulumi.getter
+    def api(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The API's base URL.
+        """
+        return pulumi.get(self, "api")
+
+    @api.setter
+    def api(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def base(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The application's base path (informational: not written).
+        """
+        return pulumi.get(self, "base")
+
+    @base.setter
+    def base(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "base", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def login(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The login URL.
+        """
+        return pulumi.get(self, "login")
+
+    @login.setter
+    def login(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "login", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def logout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The logout URL.
+        """
+        return pulumi.get(self, "logout")
+
+    @logout.setter
+    def logout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "logout", value)
+
+
+class GatewayArgsDict(TypedDict):
+    """
+    The Kong gateway (DB-less): the component settings and its plugins.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    cors: NotRequired[pulumi.Input[Optional['GatewayCorsArgsDict']]]
+    """
+    The cors plugin.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    logging: NotRequired[pulumi.Input[Optional['GatewayLoggingArgsDict']]]
+    """
+    Request logging.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    trusted_ips: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['GatewayWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class GatewayArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 cors: pulumi.Input[Optional['GatewayCorsArgs']] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 logging: pulumi.Input[Optional['GatewayLoggingArgs']] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 trusted_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['GatewayWorkloadType']] = None):
+        """
+        The Kong gateway (DB-less): the component settings and its plugins.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input['GatewayCorsArgs'] cors: The cors plugin.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['GatewayLoggingArgs'] logging: Request logging.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] trusted_ips: Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['GatewayWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if cors is not None:
+            pulumi.set(__self__, "cors", cors)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if logging is not None:
+            pulumi.set(__self__, "logging", logging)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if trusted_ips is not None:
+            pulumi.set(__self__, "trusted_ips", trusted_ips)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def cors(self) -> pulumi.Input[Optional['GatewayCorsArgs']]:
+        """
+        The cors plugin.
+        """
+        return pulumi.get(self, "cors")
+
+    @cors.setter
+    def cors(self, value: pulumi.Input[Optional['GatewayCorsArgs']]):
+        pulumi.set(self, "cors", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def logging(self) -> pulumi.Input[Optional['GatewayLoggingArgs']]:
+        """
+        Request logging.
+        """
+        return pulumi.get(self, "logging")
+
+    @logging.setter
+    def logging(self, value: pulumi.Input[Optional['GatewayLoggingArgs']]):
+        pulumi.set(self, "logging", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="trustedIps")
+    def trusted_ips(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Client address ranges whose X-Forwarded-* headers Kong trusts, e.g. `0.0.0.0/0` and `::/0` for all.
+        """
+        return pulumi.get(self, "trusted_ips")
+
+    @trusted_ips.setter
+    def trusted_ips(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "trusted_ips", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['GatewayWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['GatewayWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
+
+
+class GatewayApiArgsDict(TypedDict):
+    """
+    A Gateway API edge: a Gateway of its own, or a route on an existing one.
+    """
+    gateway_class_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Render a Gateway of this class (with the route and the certificate objects).
+    """
+    parent_ref: NotRequired[pulumi.Input[Optional['GatewayParentRefArgsDict']]]
+    """
+    Attach the route to an existing Gateway instead (it wins when both are set).
+    """
+
+@pulumi.input_type
+class GatewayApiArgs:
+    def __init__(__self__, *,
+                 gateway_class_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 parent_ref: pulumi.Input[Optional['GatewayParentRefArgs']] = None):
+        """
+        A Gateway API edge: a Gateway of its own, or a route on an existing one.
+
+        :param pulumi.Input[_builtins.str] gateway_class_name: Render a Gateway of this class (with the route and the certificate objects).
+        :param pulumi.Input['GatewayParentRefArgs'] parent_ref: Attach the route to an existing Gateway instead (it wins when both are set).
+        """
+        if gateway_class_name is not None:
+            pulumi.set(__self__, "gateway_class_name", gateway_class_name)
+        if parent_ref is not None:
+            pulumi.set(__self__, "parent_ref", parent_ref)
+
+    @_builtins.property
+    @pulumi.getter(name="gatewayClassName")
+    def gateway_class_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Render a Gateway of this class (with the route and the certificate objects).
+        """
+        return pulumi.get(self, "gateway_class_name")
+
+    @gateway_class_name.setter
+    def gateway_class_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "gateway_class_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="parentRef")
+    def parent_ref(self) -> pulumi.Input[Optional['GatewayParentRefArgs']]:
+        """
+        Attach the route to an existing Gateway instead (it wins when both are set).
+        """
+        return pulumi.get(self, "parent_ref")
+
+    @parent_ref.setter
+    def parent_ref(self, value: pulumi.Input[Optional['GatewayParentRefArgs']]):
+        pulumi.set(self, "parent_ref", value)
+
+
+class GatewayCorsArgsDict(TypedDict):
+    """
+    The gateway's cors plugin.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Turn the cors plugin on.
+    """
+    exposed_headers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Headers exposed to the browser (default: `X-Auth-Token`).
+    """
+    origins: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+    """
+
+@pulumi.input_type
+class GatewayCorsArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 exposed_headers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 origins: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        The gateway's cors plugin.
+
+        :param pulumi.Input[_builtins.bool] enabled: Turn the cors plugin on.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] exposed_headers: Headers exposed to the browser (default: `X-Auth-Token`).
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] origins: Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if exposed_headers is not None:
+            pulumi.set(__self__, "exposed_headers", exposed_headers)
+        if origins is not None:
+            pulumi.set(__self__, "origins", origins)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Turn the cors plugin on.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="exposedHeaders")
+    def exposed_headers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Headers exposed to the browser (default: `X-Auth-Token`).
+        """
+        return pulumi.get(self, "exposed_headers")
+
+    @exposed_headers.setter
+    def exposed_headers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "exposed_headers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def origins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Allowed origins (default: the platform's own `https://<host>`, or `*` when no host is known).
+        """
+        return pulumi.get(self, "origins")
+
+    @origins.setter
+    def origins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "origins", value)
+
+
+class GatewayLoggingArgsDict(TypedDict):
+    """
+    The gateway's request logging.
+    """
+    request: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Log every request to standard output (the file-log plugin).
+    """
+
+@pulumi.input_type
+class GatewayLoggingArgs:
+    def __init__(__self__, *,
+                 request: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The gateway's request logging.
+
+        :param pulumi.Input[_builtins.bool] request: Log every request to standard output (the file-log plugin).
+        """
+        if request is not None:
+            pulumi.set(__self__, "request", request)
+
+    @_builtins.property
+    @pulumi.getter
+    def request(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Log every request to standard output (the file-log plugin).
+        """
+        return pulumi.get(self, "request")
+
+    @request.setter
+    def request(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "request", value)
+
+
+class GatewayParentRefArgsDict(TypedDict):
+    """
+    An existing Gateway (and optionally one of its listeners) the route attaches to.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The Gateway's name.
+    """
+    namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Gateway's namespace (default: the route's).
+    """
+    section_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    One listener of the Gateway, by name (default: every compatible listener).
+    """
+
+@pulumi.input_type
+class GatewayParentRefArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 namespace: pulumi.Input[Optional[_builtins.str]] = None,
+                 section_name: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        An existing Gateway (and optionally one of its listeners) the route attaches to.
+
+        :param pulumi.Input[_builtins.str] name: The Gateway's name.
+        :param pulumi.Input[_builtins.str] namespace: The Gateway's namespace (default: the route's).
+        :param pulumi.Input[_builtins.str] section_name: One listener of the Gateway, by name (default: every compatible listener).
+        """
+        pulumi.set(__self__, "name", name)
+        if namespace is not None:
+            pulumi.set(__self__, "namespace", namespace)
+        if section_name is not None:
+            pulumi.set(__self__, "section_name", section_name)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The Gateway's name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Gateway's namespace (default: the route's).
+        """
+        return pulumi.get(self, "namespace")
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "namespace", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sectionName")
+    def section_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        One listener of the Gateway, by name (default: every compatible listener).
+        """
+        return pulumi.get(self, "section_name")
+
+    @section_name.setter
+    def section_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "section_name", value)
 
 
 class HealthCheckArgsDict(TypedDict):
@@ -1107,6 +5854,40 @@ class HealthCheckArgs:
     @timeout_seconds.setter
     def timeout_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "timeout_seconds", value)
+
+
+class HighAvailabilityArgsDict(TypedDict):
+    """
+    The high-availability profile of the stateless components.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+    """
+
+@pulumi.input_type
+class HighAvailabilityArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The high-availability profile of the stateless components.
+
+        :param pulumi.Input[_builtins.bool] enabled: Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Give components without replicas or autoscaling several replicas, a PodDisruptionBudget and anti-affinity.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
 
 
 class ImageArgsDict(TypedDict):
@@ -1434,6 +6215,134 @@ class IngressArgs:
         pulumi.set(self, "tls_secret_name", value)
 
 
+class KeycloakArgsDict(TypedDict):
+    """
+    The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+    """
+    managed: NotRequired[pulumi.Input[Optional['ManagedKeycloakArgsDict']]]
+    """
+    The managed instance (managed mode).
+    """
+    mode: NotRequired[pulumi.Input[Optional['KeycloakMode']]]
+    """
+    Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+    """
+    realm: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The realm the platform's clients live in.
+    """
+
+@pulumi.input_type
+class KeycloakArgs:
+    def __init__(__self__, *,
+                 managed: pulumi.Input[Optional['ManagedKeycloakArgs']] = None,
+                 mode: pulumi.Input[Optional['KeycloakMode']] = None,
+                 realm: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The OIDC identity provider: configured in Core (external), or a managed Keycloak.
+
+        :param pulumi.Input['ManagedKeycloakArgs'] managed: The managed instance (managed mode).
+        :param pulumi.Input['KeycloakMode'] mode: Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+        :param pulumi.Input[_builtins.str] realm: The realm the platform's clients live in.
+        """
+        if managed is not None:
+            pulumi.set(__self__, "managed", managed)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+        if realm is not None:
+            pulumi.set(__self__, "realm", realm)
+
+    @_builtins.property
+    @pulumi.getter
+    def managed(self) -> pulumi.Input[Optional['ManagedKeycloakArgs']]:
+        """
+        The managed instance (managed mode).
+        """
+        return pulumi.get(self, "managed")
+
+    @managed.setter
+    def managed(self, value: pulumi.Input[Optional['ManagedKeycloakArgs']]):
+        pulumi.set(self, "managed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['KeycloakMode']]:
+        """
+        Configure OIDC providers in Core yourself (external), or have Keycloak provisioned (managed).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['KeycloakMode']]):
+        pulumi.set(self, "mode", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def realm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The realm the platform's clients live in.
+        """
+        return pulumi.get(self, "realm")
+
+    @realm.setter
+    def realm(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "realm", value)
+
+
+class LetsEncryptArgsDict(TypedDict):
+    """
+    The ACME (Let's Encrypt) account of the edge's certificate.
+    """
+    email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The contact address registered with the ACME account (required for Let's Encrypt).
+    """
+    environment: NotRequired[pulumi.Input[Optional['LetsEncryptEnvironment']]]
+    """
+    The ACME directory: staging or production.
+    """
+
+@pulumi.input_type
+class LetsEncryptArgs:
+    def __init__(__self__, *,
+                 email: pulumi.Input[Optional[_builtins.str]] = None,
+                 environment: pulumi.Input[Optional['LetsEncryptEnvironment']] = None):
+        """
+        The ACME (Let's Encrypt) account of the edge's certificate.
+
+        :param pulumi.Input[_builtins.str] email: The contact address registered with the ACME account (required for Let's Encrypt).
+        :param pulumi.Input['LetsEncryptEnvironment'] environment: The ACME directory: staging or production.
+        """
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if environment is not None:
+            pulumi.set(__self__, "environment", environment)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The contact address registered with the ACME account (required for Let's Encrypt).
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def environment(self) -> pulumi.Input[Optional['LetsEncryptEnvironment']]:
+        """
+        The ACME directory: staging or production.
+        """
+        return pulumi.get(self, "environment")
+
+    @environment.setter
+    def environment(self, value: pulumi.Input[Optional['LetsEncryptEnvironment']]):
+        pulumi.set(self, "environment", value)
+
+
 class LifecycleArgsDict(TypedDict):
     """
     How the connector's pods stop: their grace period, and the disruption budget that bounds evictions.
@@ -1486,6 +6395,748 @@ class LifecycleArgs:
     @termination_grace_period_seconds.setter
     def termination_grace_period_seconds(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "termination_grace_period_seconds", value)
+
+
+class LoggingArgsDict(TypedDict):
+    """
+    The platform's own log level.
+    """
+    level: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The log level of the platform's components, through the version's logging variable.
+    """
+
+@pulumi.input_type
+class LoggingArgs:
+    def __init__(__self__, *,
+                 level: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The platform's own log level.
+
+        :param pulumi.Input[_builtins.str] level: The log level of the platform's components, through the version's logging variable.
+        """
+        if level is not None:
+            pulumi.set(__self__, "level", level)
+
+    @_builtins.property
+    @pulumi.getter
+    def level(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The log level of the platform's components, through the version's logging variable.
+        """
+        return pulumi.get(self, "level")
+
+    @level.setter
+    def level(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "level", value)
+
+
+class ManagedDatabaseArgsDict(TypedDict):
+    """
+    The PostgreSQL cluster provisioned through CloudNativePG.
+    """
+    storage: pulumi.Input['StorageArgsDict']
+    """
+    The persistent volume of each instance.
+    """
+    backup: NotRequired[pulumi.Input[Optional['PgBackupArgsDict']]]
+    """
+    Scheduled backups.
+    """
+    instances: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    PostgreSQL instances: 1 is a single primary, more add standbys.
+    """
+    overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    Each instance's resource requests and limits.
+    """
+    upgrade_acknowledged: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow a major version upgrade of the running cluster (reset it afterwards).
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+    """
+
+@pulumi.input_type
+class ManagedDatabaseArgs:
+    def __init__(__self__, *,
+                 storage: pulumi.Input['StorageArgs'],
+                 backup: pulumi.Input[Optional['PgBackupArgs']] = None,
+                 instances: pulumi.Input[Optional[_builtins.int]] = None,
+                 overrides: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 upgrade_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The PostgreSQL cluster provisioned through CloudNativePG.
+
+        :param pulumi.Input['StorageArgs'] storage: The persistent volume of each instance.
+        :param pulumi.Input['PgBackupArgs'] backup: Scheduled backups.
+        :param pulumi.Input[_builtins.int] instances: PostgreSQL instances: 1 is a single primary, more add standbys.
+        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: Each instance's resource requests and limits.
+        :param pulumi.Input[_builtins.bool] upgrade_acknowledged: Allow a major version upgrade of the running cluster (reset it afterwards).
+        :param pulumi.Input[_builtins.str] version: The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+        """
+        pulumi.set(__self__, "storage", storage)
+        if backup is not None:
+            pulumi.set(__self__, "backup", backup)
+        if instances is not None:
+            pulumi.set(__self__, "instances", instances)
+        if overrides is not None:
+            pulumi.set(__self__, "overrides", overrides)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if upgrade_acknowledged is not None:
+            pulumi.set(__self__, "upgrade_acknowledged", upgrade_acknowledged)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def storage(self) -> pulumi.Input['StorageArgs']:
+        """
+        The persistent volume of each instance.
+        """
+        return pulumi.get(self, "storage")
+
+    @storage.setter
+    def storage(self, value: pulumi.Input['StorageArgs']):
+        pulumi.set(self, "storage", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def backup(self) -> pulumi.Input[Optional['PgBackupArgs']]:
+        """
+        Scheduled backups.
+        """
+        return pulumi.get(self, "backup")
+
+    @backup.setter
+    def backup(self, value: pulumi.Input[Optional['PgBackupArgs']]):
+        pulumi.set(self, "backup", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def instances(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        PostgreSQL instances: 1 is a single primary, more add standbys.
+        """
+        return pulumi.get(self, "instances")
+
+    @instances.setter
+    def instances(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "instances", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+        """
+        return pulumi.get(self, "overrides")
+
+    @overrides.setter
+    def overrides(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "overrides", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        Each instance's resource requests and limits.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeAcknowledged")
+    def upgrade_acknowledged(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a major version upgrade of the running cluster (reset it afterwards).
+        """
+        return pulumi.get(self, "upgrade_acknowledged")
+
+    @upgrade_acknowledged.setter
+    def upgrade_acknowledged(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "upgrade_acknowledged", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+
+class ManagedKeycloakArgsDict(TypedDict):
+    """
+    The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+    """
+    instances: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Keycloak instances: more than one forms a cluster.
+    """
+    log_level: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+    """
+    overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+    """
+    realm_import: NotRequired[pulumi.Input[Optional['RealmImportArgsDict']]]
+    """
+    The realm to import once.
+    """
+    upgrade_acknowledged: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow a major version upgrade of the running instance (reset it afterwards).
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+    """
+
+@pulumi.input_type
+class ManagedKeycloakArgs:
+    def __init__(__self__, *,
+                 instances: pulumi.Input[Optional[_builtins.int]] = None,
+                 log_level: pulumi.Input[Optional[_builtins.str]] = None,
+                 overrides: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 realm_import: pulumi.Input[Optional['RealmImportArgs']] = None,
+                 upgrade_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The Keycloak instance provisioned through the Keycloak Operator, sharing the platform's database.
+
+        :param pulumi.Input[_builtins.int] instances: Keycloak instances: more than one forms a cluster.
+        :param pulumi.Input[_builtins.str] log_level: The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+        :param pulumi.Input['RealmImportArgs'] realm_import: The realm to import once.
+        :param pulumi.Input[_builtins.bool] upgrade_acknowledged: Allow a major version upgrade of the running instance (reset it afterwards).
+        :param pulumi.Input[_builtins.str] version: The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+        """
+        if instances is not None:
+            pulumi.set(__self__, "instances", instances)
+        if log_level is not None:
+            pulumi.set(__self__, "log_level", log_level)
+        if overrides is not None:
+            pulumi.set(__self__, "overrides", overrides)
+        if realm_import is not None:
+            pulumi.set(__self__, "realm_import", realm_import)
+        if upgrade_acknowledged is not None:
+            pulumi.set(__self__, "upgrade_acknowledged", upgrade_acknowledged)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def instances(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Keycloak instances: more than one forms a cluster.
+        """
+        return pulumi.get(self, "instances")
+
+    @instances.setter
+    def instances(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "instances", value)
+
+    @_builtins.property
+    @pulumi.getter(name="logLevel")
+    def log_level(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The server's log level, e.g. `info` or `info,org.keycloak:debug` (default: Keycloak's).
+        """
+        return pulumi.get(self, "log_level")
+
+    @log_level.setter
+    def log_level(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "log_level", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        A JSON merge patch onto the rendered Keycloak spec (its database, hostname and proxy are kept).
+        """
+        return pulumi.get(self, "overrides")
+
+    @overrides.setter
+    def overrides(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "overrides", value)
+
+    @_builtins.property
+    @pulumi.getter(name="realmImport")
+    def realm_import(self) -> pulumi.Input[Optional['RealmImportArgs']]:
+        """
+        The realm to import once.
+        """
+        return pulumi.get(self, "realm_import")
+
+    @realm_import.setter
+    def realm_import(self, value: pulumi.Input[Optional['RealmImportArgs']]):
+        pulumi.set(self, "realm_import", value)
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeAcknowledged")
+    def upgrade_acknowledged(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a major version upgrade of the running instance (reset it afterwards).
+        """
+        return pulumi.get(self, "upgrade_acknowledged")
+
+    @upgrade_acknowledged.setter
+    def upgrade_acknowledged(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "upgrade_acknowledged", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Keycloak version, e.g. `26.6` (default: the upstream operator's).
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+
+class ManagedMessagingArgsDict(TypedDict):
+    """
+    The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+    """
+    storage: pulumi.Input['StorageArgsDict']
+    """
+    The persistent volume of each node.
+    """
+    drain_timeout: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+    """
+    force_cutover_for_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+    """
+    overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    RabbitMQ nodes: 1 is a single node, more form a cluster.
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    Each node's resource requests and limits.
+    """
+    upgrade_acknowledged: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow a major version upgrade of the running cluster (reset it afterwards).
+    """
+    version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+    """
+
+@pulumi.input_type
+class ManagedMessagingArgs:
+    def __init__(__self__, *,
+                 storage: pulumi.Input['StorageArgs'],
+                 drain_timeout: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_cutover_for_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 overrides: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 upgrade_acknowledged: pulumi.Input[Optional[_builtins.bool]] = None,
+                 version: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The RabbitMQ cluster and its topology, provisioned through the RabbitMQ operators.
+
+        :param pulumi.Input['StorageArgs'] storage: The persistent volume of each node.
+        :param pulumi.Input[_builtins.str] drain_timeout: How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+        :param pulumi.Input[_builtins.str] force_cutover_for_version: Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+        :param pulumi.Input[_builtins.int] replicas: RabbitMQ nodes: 1 is a single node, more form a cluster.
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: Each node's resource requests and limits.
+        :param pulumi.Input[_builtins.bool] upgrade_acknowledged: Allow a major version upgrade of the running cluster (reset it afterwards).
+        :param pulumi.Input[_builtins.str] version: The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+        """
+        pulumi.set(__self__, "storage", storage)
+        if drain_timeout is not None:
+            pulumi.set(__self__, "drain_timeout", drain_timeout)
+        if force_cutover_for_version is not None:
+            pulumi.set(__self__, "force_cutover_for_version", force_cutover_for_version)
+        if overrides is not None:
+            pulumi.set(__self__, "overrides", overrides)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if upgrade_acknowledged is not None:
+            pulumi.set(__self__, "upgrade_acknowledged", upgrade_acknowledged)
+        if version is not None:
+            pulumi.set(__self__, "version", version)
+
+    @_builtins.property
+    @pulumi.getter
+    def storage(self) -> pulumi.Input['StorageArgs']:
+        """
+        The persistent volume of each node.
+        """
+        return pulumi.get(self, "storage")
+
+    @storage.setter
+    def storage(self, value: pulumi.Input['StorageArgs']):
+        pulumi.set(self, "storage", value)
+
+    @_builtins.property
+    @pulumi.getter(name="drainTimeout")
+    def drain_timeout(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
+        """
+        return pulumi.get(self, "drain_timeout")
+
+    @drain_timeout.setter
+    def drain_timeout(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "drain_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceCutoverForVersion")
+    def force_cutover_for_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
+        """
+        return pulumi.get(self, "force_cutover_for_version")
+
+    @force_cutover_for_version.setter
+    def force_cutover_for_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "force_cutover_for_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+        """
+        return pulumi.get(self, "overrides")
+
+    @overrides.setter
+    def overrides(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "overrides", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        RabbitMQ nodes: 1 is a single node, more form a cluster.
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        Each node's resource requests and limits.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeAcknowledged")
+    def upgrade_acknowledged(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a major version upgrade of the running cluster (reset it afterwards).
+        """
+        return pulumi.get(self, "upgrade_acknowledged")
+
+    @upgrade_acknowledged.setter
+    def upgrade_acknowledged(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "upgrade_acknowledged", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The RabbitMQ version, e.g. `4.3` (default: the upstream operator's).
+        """
+        return pulumi.get(self, "version")
+
+    @version.setter
+    def version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version", value)
+
+
+class MessagingArgsDict(TypedDict):
+    """
+    The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+    """
+    broker_type: NotRequired[pulumi.Input[Optional['MessagingBrokerType']]]
+    """
+    The AMQP 1.0 broker dialect.
+    """
+    credentials: NotRequired[pulumi.Input[Optional['CredentialsRefArgsDict']]]
+    """
+    The Secret holding the username and password (external mode).
+    """
+    host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The broker's host (external mode).
+    """
+    managed: NotRequired[pulumi.Input[Optional['ManagedMessagingArgsDict']]]
+    """
+    The managed cluster (managed mode).
+    """
+    management: NotRequired[pulumi.Input[Optional['MessagingManagementArgsDict']]]
+    """
+    The broker's management UI.
+    """
+    migration_acknowledged_for_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+    """
+    mode: NotRequired[pulumi.Input[Optional['MessagingMode']]]
+    """
+    Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+    """
+    port: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The broker's port.
+    """
+    time_quality: NotRequired[pulumi.Input[Optional['TimeQualityArgsDict']]]
+    """
+    Core's time-quality messaging integration.
+    """
+    virtual_host: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+    """
+
+@pulumi.input_type
+class MessagingArgs:
+    def __init__(__self__, *,
+                 broker_type: pulumi.Input[Optional['MessagingBrokerType']] = None,
+                 credentials: pulumi.Input[Optional['CredentialsRefArgs']] = None,
+                 host: pulumi.Input[Optional[_builtins.str]] = None,
+                 managed: pulumi.Input[Optional['ManagedMessagingArgs']] = None,
+                 management: pulumi.Input[Optional['MessagingManagementArgs']] = None,
+                 migration_acknowledged_for_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 mode: pulumi.Input[Optional['MessagingMode']] = None,
+                 port: pulumi.Input[Optional[_builtins.int]] = None,
+                 time_quality: pulumi.Input[Optional['TimeQualityArgs']] = None,
+                 virtual_host: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The AMQP broker: an external one by host and credentials, or a managed RabbitMQ.
+
+        :param pulumi.Input['MessagingBrokerType'] broker_type: The AMQP 1.0 broker dialect.
+        :param pulumi.Input['CredentialsRefArgs'] credentials: The Secret holding the username and password (external mode).
+        :param pulumi.Input[_builtins.str] host: The broker's host (external mode).
+        :param pulumi.Input['ManagedMessagingArgs'] managed: The managed cluster (managed mode).
+        :param pulumi.Input['MessagingManagementArgs'] management: The broker's management UI.
+        :param pulumi.Input[_builtins.str] migration_acknowledged_for_version: External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+        :param pulumi.Input['MessagingMode'] mode: Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+        :param pulumi.Input[_builtins.int] port: The broker's port.
+        :param pulumi.Input['TimeQualityArgs'] time_quality: Core's time-quality messaging integration.
+        :param pulumi.Input[_builtins.str] virtual_host: The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+        """
+        if broker_type is not None:
+            pulumi.set(__self__, "broker_type", broker_type)
+        if credentials is not None:
+            pulumi.set(__self__, "credentials", credentials)
+        if host is not None:
+            pulumi.set(__self__, "host", host)
+        if managed is not None:
+            pulumi.set(__self__, "managed", managed)
+        if management is not None:
+            pulumi.set(__self__, "management", management)
+        if migration_acknowledged_for_version is not None:
+            pulumi.set(__self__, "migration_acknowledged_for_version", migration_acknowledged_for_version)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+        if port is not None:
+            pulumi.set(__self__, "port", port)
+        if time_quality is not None:
+            pulumi.set(__self__, "time_quality", time_quality)
+        if virtual_host is not None:
+            pulumi.set(__self__, "virtual_host", virtual_host)
+
+    @_builtins.property
+    @pulumi.getter(name="brokerType")
+    def broker_type(self) -> pulumi.Input[Optional['MessagingBrokerType']]:
+        """
+        The AMQP 1.0 broker dialect.
+        """
+        return pulumi.get(self, "broker_type")
+
+    @broker_type.setter
+    def broker_type(self, value: pulumi.Input[Optional['MessagingBrokerType']]):
+        pulumi.set(self, "broker_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def credentials(self) -> pulumi.Input[Optional['CredentialsRefArgs']]:
+        """
+        The Secret holding the username and password (external mode).
+        """
+        return pulumi.get(self, "credentials")
+
+    @credentials.setter
+    def credentials(self, value: pulumi.Input[Optional['CredentialsRefArgs']]):
+        pulumi.set(self, "credentials", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The broker's host (external mode).
+        """
+        return pulumi.get(self, "host")
+
+    @host.setter
+    def host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "host", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def managed(self) -> pulumi.Input[Optional['ManagedMessagingArgs']]:
+        """
+        The managed cluster (managed mode).
+        """
+        return pulumi.get(self, "managed")
+
+    @managed.setter
+    def managed(self, value: pulumi.Input[Optional['ManagedMessagingArgs']]):
+        pulumi.set(self, "managed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def management(self) -> pulumi.Input[Optional['MessagingManagementArgs']]:
+        """
+        The broker's management UI.
+        """
+        return pulumi.get(self, "management")
+
+    @management.setter
+    def management(self, value: pulumi.Input[Optional['MessagingManagementArgs']]):
+        pulumi.set(self, "management", value)
+
+    @_builtins.property
+    @pulumi.getter(name="migrationAcknowledgedForVersion")
+    def migration_acknowledged_for_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        External mode: the version you have migrated your broker's topology to, which lets that upgrade go on.
+        """
+        return pulumi.get(self, "migration_acknowledged_for_version")
+
+    @migration_acknowledged_for_version.setter
+    def migration_acknowledged_for_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "migration_acknowledged_for_version", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['MessagingMode']]:
+        """
+        Bring your own broker (external), or have a RabbitMQ cluster provisioned (managed).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['MessagingMode']]):
+        pulumi.set(self, "mode", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def port(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The broker's port.
+        """
+        return pulumi.get(self, "port")
+
+    @port.setter
+    def port(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeQuality")
+    def time_quality(self) -> pulumi.Input[Optional['TimeQualityArgs']]:
+        """
+        Core's time-quality messaging integration.
+        """
+        return pulumi.get(self, "time_quality")
+
+    @time_quality.setter
+    def time_quality(self, value: pulumi.Input[Optional['TimeQualityArgs']]):
+        pulumi.set(self, "time_quality", value)
+
+    @_builtins.property
+    @pulumi.getter(name="virtualHost")
+    def virtual_host(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The vhost: external mode passes it as given; managed mode, when unset, takes the version's default.
+        """
+        return pulumi.get(self, "virtual_host")
+
+    @virtual_host.setter
+    def virtual_host(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "virtual_host", value)
+
+
+class MessagingManagementArgsDict(TypedDict):
+    """
+    The broker's management UI.
+    """
+    expose: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+    """
+
+@pulumi.input_type
+class MessagingManagementArgs:
+    def __init__(__self__, *,
+                 expose: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        The broker's management UI.
+
+        :param pulumi.Input[_builtins.bool] expose: Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+        """
+        if expose is not None:
+            pulumi.set(__self__, "expose", expose)
+
+    @_builtins.property
+    @pulumi.getter
+    def expose(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Publish the management UI through the gateway on `/mq` (a managed RabbitMQ broker only).
+        """
+        return pulumi.get(self, "expose")
+
+    @expose.setter
+    def expose(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "expose", value)
 
 
 class MetricsArgsDict(TypedDict):
@@ -1616,6 +7267,100 @@ class NetworkPolicyArgs:
         pulumi.set(self, "enabled", value)
 
 
+class OutboundProxyArgsDict(TypedDict):
+    """
+    The outbound HTTP(S) proxy of every component.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Turn proxy support on (`PROXY_ENABLED`).
+    """
+    http: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The HTTP proxy's URL (`HTTP_PROXY`).
+    """
+    https: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The HTTPS proxy's URL (`HTTPS_PROXY`).
+    """
+    no_proxy: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The comma-separated hosts reached without the proxy (`NO_PROXY`).
+    """
+
+@pulumi.input_type
+class OutboundProxyArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 http: pulumi.Input[Optional[_builtins.str]] = None,
+                 https: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_proxy: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The outbound HTTP(S) proxy of every component.
+
+        :param pulumi.Input[_builtins.bool] enabled: Turn proxy support on (`PROXY_ENABLED`).
+        :param pulumi.Input[_builtins.str] http: The HTTP proxy's URL (`HTTP_PROXY`).
+        :param pulumi.Input[_builtins.str] https: The HTTPS proxy's URL (`HTTPS_PROXY`).
+        :param pulumi.Input[_builtins.str] no_proxy: The comma-separated hosts reached without the proxy (`NO_PROXY`).
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if http is not None:
+            pulumi.set(__self__, "http", http)
+        if https is not None:
+            pulumi.set(__self__, "https", https)
+        if no_proxy is not None:
+            pulumi.set(__self__, "no_proxy", no_proxy)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Turn proxy support on (`PROXY_ENABLED`).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def http(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The HTTP proxy's URL (`HTTP_PROXY`).
+        """
+        return pulumi.get(self, "http")
+
+    @http.setter
+    def http(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "http", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def https(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The HTTPS proxy's URL (`HTTPS_PROXY`).
+        """
+        return pulumi.get(self, "https")
+
+    @https.setter
+    def https(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "https", value)
+
+    @_builtins.property
+    @pulumi.getter(name="noProxy")
+    def no_proxy(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The comma-separated hosts reached without the proxy (`NO_PROXY`).
+        """
+        return pulumi.get(self, "no_proxy")
+
+    @no_proxy.setter
+    def no_proxy(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "no_proxy", value)
+
+
 class PersistentVolumeClaimArgsDict(TypedDict):
     """
     A persistent volume claim mounted into the pod.
@@ -1667,6 +7412,134 @@ class PersistentVolumeClaimArgs:
     @read_only.setter
     def read_only(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "read_only", value)
+
+
+class PgBackupArgsDict(TypedDict):
+    """
+    Scheduled backups of the managed database (accepted; the operator does not render them yet).
+    """
+    retention: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    How long backups are kept, e.g. `30d`.
+    """
+    schedule: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+    """
+
+@pulumi.input_type
+class PgBackupArgs:
+    def __init__(__self__, *,
+                 retention: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Scheduled backups of the managed database (accepted; the operator does not render them yet).
+
+        :param pulumi.Input[_builtins.str] retention: How long backups are kept, e.g. `30d`.
+        :param pulumi.Input[_builtins.str] schedule: The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+        """
+        if retention is not None:
+            pulumi.set(__self__, "retention", retention)
+        if schedule is not None:
+            pulumi.set(__self__, "schedule", schedule)
+
+    @_builtins.property
+    @pulumi.getter
+    def retention(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long backups are kept, e.g. `30d`.
+        """
+        return pulumi.get(self, "retention")
+
+    @retention.setter
+    def retention(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "retention", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def schedule(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The schedule, in CloudNativePG's six-field cron format, e.g. `0 0 2 * * *`.
+        """
+        return pulumi.get(self, "schedule")
+
+    @schedule.setter
+    def schedule(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "schedule", value)
+
+
+class PgBouncerArgsDict(TypedDict):
+    """
+    The PgBouncer pooler in front of a managed database: on when the block is left out.
+    """
+    instances: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Pooler instances.
+    """
+    managed: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Provision the pooler (a given block without it turns the pooler off).
+    """
+    parameters: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+    """
+
+@pulumi.input_type
+class PgBouncerArgs:
+    def __init__(__self__, *,
+                 instances: pulumi.Input[Optional[_builtins.int]] = None,
+                 managed: pulumi.Input[Optional[_builtins.bool]] = None,
+                 parameters: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        The PgBouncer pooler in front of a managed database: on when the block is left out.
+
+        :param pulumi.Input[_builtins.int] instances: Pooler instances.
+        :param pulumi.Input[_builtins.bool] managed: Provision the pooler (a given block without it turns the pooler off).
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] parameters: Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+        """
+        if instances is not None:
+            pulumi.set(__self__, "instances", instances)
+        if managed is not None:
+            pulumi.set(__self__, "managed", managed)
+        if parameters is not None:
+            pulumi.set(__self__, "parameters", parameters)
+
+    @_builtins.property
+    @pulumi.getter
+    def instances(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Pooler instances.
+        """
+        return pulumi.get(self, "instances")
+
+    @instances.setter
+    def instances(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "instances", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def managed(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Provision the pooler (a given block without it turns the pooler off).
+        """
+        return pulumi.get(self, "managed")
+
+    @managed.setter
+    def managed(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "managed", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def parameters(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
+        """
+        return pulumi.get(self, "parameters")
+
+    @parameters.setter
+    def parameters(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "parameters", value)
 
 
 class PodDisruptionBudgetArgsDict(TypedDict):
@@ -1909,6 +7782,753 @@ class ProbesArgs:
     @startup.setter
     def startup(self, value: pulumi.Input[Optional['ProbeArgs']]):
         pulumi.set(self, "startup", value)
+
+
+class ProvisioningArgsDict(TypedDict):
+    """
+    Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+    """
+    api_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the API key (the operator's default: `provisioningApiKey`).
+    """
+    api_key_secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Secret holding your provisioner's API key (external mode).
+    """
+    api_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Your provisioner's base URL (external mode).
+    """
+    deploy: NotRequired[pulumi.Input[Optional['ProvisioningDeployArgsDict']]]
+    """
+    The bundled service (deploy mode).
+    """
+    mode: NotRequired[pulumi.Input[Optional['ProvisioningMode']]]
+    """
+    Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+    """
+
+@pulumi.input_type
+class ProvisioningArgs:
+    def __init__(__self__, *,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_key_secret_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 api_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 deploy: pulumi.Input[Optional['ProvisioningDeployArgs']] = None,
+                 mode: pulumi.Input[Optional['ProvisioningMode']] = None):
+        """
+        Proxy provisioning: your own provisioner (external), or the bundled service (deploy).
+
+        :param pulumi.Input[_builtins.str] api_key: The key holding the API key (the operator's default: `provisioningApiKey`).
+        :param pulumi.Input[_builtins.str] api_key_secret_ref: The Secret holding your provisioner's API key (external mode).
+        :param pulumi.Input[_builtins.str] api_url: Your provisioner's base URL (external mode).
+        :param pulumi.Input['ProvisioningDeployArgs'] deploy: The bundled service (deploy mode).
+        :param pulumi.Input['ProvisioningMode'] mode: Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+        """
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if api_key_secret_ref is not None:
+            pulumi.set(__self__, "api_key_secret_ref", api_key_secret_ref)
+        if api_url is not None:
+            pulumi.set(__self__, "api_url", api_url)
+        if deploy is not None:
+            pulumi.set(__self__, "deploy", deploy)
+        if mode is not None:
+            pulumi.set(__self__, "mode", mode)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the API key (the operator's default: `provisioningApiKey`).
+        """
+        return pulumi.get(self, "api_key")
+
+    @api_key.setter
+    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeySecretRef")
+    def api_key_secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Secret holding your provisioner's API key (external mode).
+        """
+        return pulumi.get(self, "api_key_secret_ref")
+
+    @api_key_secret_ref.setter
+    def api_key_secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key_secret_ref", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiURL")
+    def api_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Your provisioner's base URL (external mode).
+        """
+        return pulumi.get(self, "api_url")
+
+    @api_url.setter
+    def api_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_url", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def deploy(self) -> pulumi.Input[Optional['ProvisioningDeployArgs']]:
+        """
+        The bundled service (deploy mode).
+        """
+        return pulumi.get(self, "deploy")
+
+    @deploy.setter
+    def deploy(self, value: pulumi.Input[Optional['ProvisioningDeployArgs']]):
+        pulumi.set(self, "deploy", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mode(self) -> pulumi.Input[Optional['ProvisioningMode']]:
+        """
+        Point core at your provisioner (external), or deploy the bundled provisioning-rabbitmq (deploy).
+        """
+        return pulumi.get(self, "mode")
+
+    @mode.setter
+    def mode(self, value: pulumi.Input[Optional['ProvisioningMode']]):
+        pulumi.set(self, "mode", value)
+
+
+class ProvisioningDeployArgsDict(TypedDict):
+    """
+    The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+    """
+    bootstrap_secret_ref: pulumi.Input[_builtins.str]
+    """
+    The Secret holding the service's API key and token signing key.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    api_key_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the API key (the operator's default: `securityApiKey`).
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    exchange: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    provisioner_credentials: NotRequired[pulumi.Input[Optional['CredentialsRefArgsDict']]]
+    """
+    The broker user managing queues and exchanges (default: the platform's messaging credentials).
+    """
+    proxy_credentials: NotRequired[pulumi.Input[Optional['CredentialsRefArgsDict']]]
+    """
+    The broker user written into proxies' tokens (default: the platform's messaging credentials).
+    """
+    queue_arguments: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['QueueArgumentArgsDict']]]]]
+    """
+    The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    response_queue: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The queue of proxies' replies (default: the version's, `core`).
+    """
+    routing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    token_signing_key_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['ProvisioningDeployWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class ProvisioningDeployArgs:
+    def __init__(__self__, *,
+                 bootstrap_secret_ref: pulumi.Input[_builtins.str],
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 api_key_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 exchange: pulumi.Input[Optional[_builtins.str]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 provisioner_credentials: pulumi.Input[Optional['CredentialsRefArgs']] = None,
+                 proxy_credentials: pulumi.Input[Optional['CredentialsRefArgs']] = None,
+                 queue_arguments: pulumi.Input[Optional[Sequence[pulumi.Input['QueueArgumentArgs']]]] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 response_queue: pulumi.Input[Optional[_builtins.str]] = None,
+                 routing_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 token_signing_key_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['ProvisioningDeployWorkloadType']] = None):
+        """
+        The bundled provisioning-rabbitmq service: the component settings and its Secrets and names.
+
+        :param pulumi.Input[_builtins.str] bootstrap_secret_ref: The Secret holding the service's API key and token signing key.
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input[_builtins.str] api_key_key: The key holding the API key (the operator's default: `securityApiKey`).
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input[_builtins.str] exchange: The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input['CredentialsRefArgs'] provisioner_credentials: The broker user managing queues and exchanges (default: the platform's messaging credentials).
+        :param pulumi.Input['CredentialsRefArgs'] proxy_credentials: The broker user written into proxies' tokens (default: the platform's messaging credentials).
+        :param pulumi.Input[Sequence[pulumi.Input['QueueArgumentArgs']]] queue_arguments: The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[_builtins.str] response_queue: The queue of proxies' replies (default: the version's, `core`).
+        :param pulumi.Input[_builtins.str] routing_key: The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[_builtins.str] token_signing_key_key: The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['ProvisioningDeployWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        pulumi.set(__self__, "bootstrap_secret_ref", bootstrap_secret_ref)
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if api_key_key is not None:
+            pulumi.set(__self__, "api_key_key", api_key_key)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if exchange is not None:
+            pulumi.set(__self__, "exchange", exchange)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if provisioner_credentials is not None:
+            pulumi.set(__self__, "provisioner_credentials", provisioner_credentials)
+        if proxy_credentials is not None:
+            pulumi.set(__self__, "proxy_credentials", proxy_credentials)
+        if queue_arguments is not None:
+            pulumi.set(__self__, "queue_arguments", queue_arguments)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if response_queue is not None:
+            pulumi.set(__self__, "response_queue", response_queue)
+        if routing_key is not None:
+            pulumi.set(__self__, "routing_key", routing_key)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if token_signing_key_key is not None:
+            pulumi.set(__self__, "token_signing_key_key", token_signing_key_key)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter(name="bootstrapSecretRef")
+    def bootstrap_secret_ref(self) -> pulumi.Input[_builtins.str]:
+        """
+        The Secret holding the service's API key and token signing key.
+        """
+        return pulumi.get(self, "bootstrap_secret_ref")
+
+    @bootstrap_secret_ref.setter
+    def bootstrap_secret_ref(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "bootstrap_secret_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter(name="apiKeyKey")
+    def api_key_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the API key (the operator's default: `securityApiKey`).
+        """
+        return pulumi.get(self, "api_key_key")
+
+    @api_key_key.setter
+    def api_key_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "api_key_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def exchange(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The proxy exchange (default: the version's, `ilm-proxy` from 2.19.0).
+        """
+        return pulumi.get(self, "exchange")
+
+    @exchange.setter
+    def exchange(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "exchange", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="provisionerCredentials")
+    def provisioner_credentials(self) -> pulumi.Input[Optional['CredentialsRefArgs']]:
+        """
+        The broker user managing queues and exchanges (default: the platform's messaging credentials).
+        """
+        return pulumi.get(self, "provisioner_credentials")
+
+    @provisioner_credentials.setter
+    def provisioner_credentials(self, value: pulumi.Input[Optional['CredentialsRefArgs']]):
+        pulumi.set(self, "provisioner_credentials", value)
+
+    @_builtins.property
+    @pulumi.getter(name="proxyCredentials")
+    def proxy_credentials(self) -> pulumi.Input[Optional['CredentialsRefArgs']]:
+        """
+        The broker user written into proxies' tokens (default: the platform's messaging credentials).
+        """
+        return pulumi.get(self, "proxy_credentials")
+
+    @proxy_credentials.setter
+    def proxy_credentials(self, value: pulumi.Input[Optional['CredentialsRefArgs']]):
+        pulumi.set(self, "proxy_credentials", value)
+
+    @_builtins.property
+    @pulumi.getter(name="queueArguments")
+    def queue_arguments(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['QueueArgumentArgs']]]]:
+        """
+        The arguments of core's own queue, replacing the default `x-expires: 1800000`.
+        """
+        return pulumi.get(self, "queue_arguments")
+
+    @queue_arguments.setter
+    def queue_arguments(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['QueueArgumentArgs']]]]):
+        pulumi.set(self, "queue_arguments", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="responseQueue")
+    def response_queue(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The queue of proxies' replies (default: the version's, `core`).
+        """
+        return pulumi.get(self, "response_queue")
+
+    @response_queue.setter
+    def response_queue(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "response_queue", value)
+
+    @_builtins.property
+    @pulumi.getter(name="routingKey")
+    def routing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The routing key of core's own queue (the operator's default: `proxymessage.*.${HOSTNAME}`).
+        """
+        return pulumi.get(self, "routing_key")
+
+    @routing_key.setter
+    def routing_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "routing_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter(name="tokenSigningKeyKey")
+    def token_signing_key_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the token signing key, of at least 32 characters (the operator's default: `tokenSigningKey`).
+        """
+        return pulumi.get(self, "token_signing_key_key")
+
+    @token_signing_key_key.setter
+    def token_signing_key_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "token_signing_key_key", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['ProvisioningDeployWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['ProvisioningDeployWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
 
 
 class ProxyImageArgsDict(TypedDict):
@@ -2178,6 +8798,265 @@ class ProxyMetricsArgs:
         pulumi.set(self, "service_monitor", value)
 
 
+class QueueArgumentArgsDict(TypedDict):
+    """
+    One argument of the queue core registers for itself, passed on as given.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The argument's name, e.g. `x-expires`.
+    """
+    value: Any
+    """
+    The argument's value: any JSON value.
+    """
+
+@pulumi.input_type
+class QueueArgumentArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 value: Any):
+        """
+        One argument of the queue core registers for itself, passed on as given.
+
+        :param pulumi.Input[_builtins.str] name: The argument's name, e.g. `x-expires`.
+        :param Any value: The argument's value: any JSON value.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The argument's name, e.g. `x-expires`.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Any:
+        """
+        The argument's value: any JSON value.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: Any):
+        pulumi.set(self, "value", value)
+
+
+class RealmImportArgsDict(TypedDict):
+    """
+    A ConfigMap holding the realm to import once into the managed Keycloak.
+    """
+    config_map_ref: pulumi.Input[_builtins.str]
+    """
+    The ConfigMap's name, in the platform's namespace.
+    """
+    key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the realm's JSON.
+    """
+
+@pulumi.input_type
+class RealmImportArgs:
+    def __init__(__self__, *,
+                 config_map_ref: pulumi.Input[_builtins.str],
+                 key: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A ConfigMap holding the realm to import once into the managed Keycloak.
+
+        :param pulumi.Input[_builtins.str] config_map_ref: The ConfigMap's name, in the platform's namespace.
+        :param pulumi.Input[_builtins.str] key: The key holding the realm's JSON.
+        """
+        pulumi.set(__self__, "config_map_ref", config_map_ref)
+        if key is not None:
+            pulumi.set(__self__, "key", key)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRef")
+    def config_map_ref(self) -> pulumi.Input[_builtins.str]:
+        """
+        The ConfigMap's name, in the platform's namespace.
+        """
+        return pulumi.get(self, "config_map_ref")
+
+    @config_map_ref.setter
+    def config_map_ref(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "config_map_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the realm's JSON.
+        """
+        return pulumi.get(self, "key")
+
+    @key.setter
+    def key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "key", value)
+
+
+class RegisterAdminArgsDict(TypedDict):
+    """
+    The bootstrap of the first administrator, by certificate and/or password, with one identity.
+    """
+    certificate: NotRequired[pulumi.Input[Optional['AdminCertificateArgsDict']]]
+    """
+    The certificate method (on when the block is left out: the operator's default).
+    """
+    email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The email address.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Bootstrap the first administrator.
+    """
+    last_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The last name (without it Keycloak asks for it at the first login).
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The first or display name.
+    """
+    password: NotRequired[pulumi.Input[Optional['AdminPasswordArgsDict']]]
+    """
+    The password method (off unless given with enabled true).
+    """
+    username: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The login name: the certificate's common name and the realm user's username.
+    """
+
+@pulumi.input_type
+class RegisterAdminArgs:
+    def __init__(__self__, *,
+                 certificate: pulumi.Input[Optional['AdminCertificateArgs']] = None,
+                 email: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 last_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 password: pulumi.Input[Optional['AdminPasswordArgs']] = None,
+                 username: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The bootstrap of the first administrator, by certificate and/or password, with one identity.
+
+        :param pulumi.Input['AdminCertificateArgs'] certificate: The certificate method (on when the block is left out: the operator's default).
+        :param pulumi.Input[_builtins.str] email: The email address.
+        :param pulumi.Input[_builtins.bool] enabled: Bootstrap the first administrator.
+        :param pulumi.Input[_builtins.str] last_name: The last name (without it Keycloak asks for it at the first login).
+        :param pulumi.Input[_builtins.str] name: The first or display name.
+        :param pulumi.Input['AdminPasswordArgs'] password: The password method (off unless given with enabled true).
+        :param pulumi.Input[_builtins.str] username: The login name: the certificate's common name and the realm user's username.
+        """
+        if certificate is not None:
+            pulumi.set(__self__, "certificate", certificate)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if last_name is not None:
+            pulumi.set(__self__, "last_name", last_name)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if username is not None:
+            pulumi.set(__self__, "username", username)
+
+    @_builtins.property
+    @pulumi.getter
+    def certificate(self) -> pulumi.Input[Optional['AdminCertificateArgs']]:
+        """
+        The certificate method (on when the block is left out: the operator's default).
+        """
+        return pulumi.get(self, "certificate")
+
+    @certificate.setter
+    def certificate(self, value: pulumi.Input[Optional['AdminCertificateArgs']]):
+        pulumi.set(self, "certificate", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The email address.
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Bootstrap the first administrator.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="lastName")
+    def last_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The last name (without it Keycloak asks for it at the first login).
+        """
+        return pulumi.get(self, "last_name")
+
+    @last_name.setter
+    def last_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "last_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The first or display name.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional['AdminPasswordArgs']]:
+        """
+        The password method (off unless given with enabled true).
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional['AdminPasswordArgs']]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def username(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The login name: the certificate's common name and the realm user's username.
+        """
+        return pulumi.get(self, "username")
+
+    @username.setter
+    def username(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "username", value)
+
+
 class RollingUpdateArgsDict(TypedDict):
     """
     The bounds of a rolling update: pods above the desired count, and pods that may be unavailable.
@@ -2230,6 +9109,460 @@ class RollingUpdateArgs:
     @max_unavailable.setter
     def max_unavailable(self, value: pulumi.Input[Optional[Union[_builtins.int, _builtins.str]]]):
         pulumi.set(self, "max_unavailable", value)
+
+
+class SchedulerArgsDict(TypedDict):
+    """
+    The scheduler: the component settings only.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['SchedulerWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class SchedulerArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['SchedulerWorkloadType']] = None):
+        """
+        The scheduler: the component settings only.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['SchedulerWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['SchedulerWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['SchedulerWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
 
 
 class SecretKeyArgsDict(TypedDict):
@@ -2713,6 +10046,59 @@ class ServiceMonitorArgs:
         pulumi.set(self, "labels", value)
 
 
+class StorageArgsDict(TypedDict):
+    """
+    The persistent volume of each instance of a managed stateful workload.
+    """
+    size: pulumi.Input[_builtins.str]
+    """
+    The volume's size, e.g. `100Gi`.
+    """
+    storage_class: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The StorageClass to provision from (default: the cluster's).
+    """
+
+@pulumi.input_type
+class StorageArgs:
+    def __init__(__self__, *,
+                 size: pulumi.Input[_builtins.str],
+                 storage_class: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The persistent volume of each instance of a managed stateful workload.
+
+        :param pulumi.Input[_builtins.str] size: The volume's size, e.g. `100Gi`.
+        :param pulumi.Input[_builtins.str] storage_class: The StorageClass to provision from (default: the cluster's).
+        """
+        pulumi.set(__self__, "size", size)
+        if storage_class is not None:
+            pulumi.set(__self__, "storage_class", storage_class)
+
+    @_builtins.property
+    @pulumi.getter
+    def size(self) -> pulumi.Input[_builtins.str]:
+        """
+        The volume's size, e.g. `100Gi`.
+        """
+        return pulumi.get(self, "size")
+
+    @size.setter
+    def size(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="storageClass")
+    def storage_class(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The StorageClass to provision from (default: the cluster's).
+        """
+        return pulumi.get(self, "storage_class")
+
+    @storage_class.setter
+    def storage_class(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "storage_class", value)
+
+
 class StrategyArgsDict(TypedDict):
     """
     How the Deployment replaces the connector's pods on a change.
@@ -2765,6 +10151,662 @@ class StrategyArgs:
     @type.setter
     def type(self, value: pulumi.Input[Optional['StrategyType']]):
         pulumi.set(self, "type", value)
+
+
+class TimeQualityArgsDict(TypedDict):
+    """
+    Core's time-quality messaging integration (independent of the monitor sidecar).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Turn the integration on (2.19.0 and later).
+    """
+
+@pulumi.input_type
+class TimeQualityArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        Core's time-quality messaging integration (independent of the monitor sidecar).
+
+        :param pulumi.Input[_builtins.bool] enabled: Turn the integration on (2.19.0 and later).
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Turn the integration on (2.19.0 and later).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+
+class TimeQualityMonitorArgsDict(TypedDict):
+    """
+    The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+    """
+    credentials: NotRequired[pulumi.Input[Optional['CredentialsRefArgsDict']]]
+    """
+    The Secret of the monitor's broker user; required with an external broker.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The sidecar's image, per field; its pull secrets join core's pod.
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The sidecar's resource requests and limits.
+    """
+
+@pulumi.input_type
+class TimeQualityMonitorArgs:
+    def __init__(__self__, *,
+                 credentials: pulumi.Input[Optional['CredentialsRefArgs']] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None):
+        """
+        The time-quality monitor sidecar on core's pod (2.19.0 and later; independent of `messaging.timeQuality`).
+
+        :param pulumi.Input['CredentialsRefArgs'] credentials: The Secret of the monitor's broker user; required with an external broker.
+        :param pulumi.Input[_builtins.bool] enabled: Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+        :param pulumi.Input['ComponentImageArgs'] image: The sidecar's image, per field; its pull secrets join core's pod.
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The sidecar's resource requests and limits.
+        """
+        if credentials is not None:
+            pulumi.set(__self__, "credentials", credentials)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+
+    @_builtins.property
+    @pulumi.getter
+    def credentials(self) -> pulumi.Input[Optional['CredentialsRefArgs']]:
+        """
+        The Secret of the monitor's broker user; required with an external broker.
+        """
+        return pulumi.get(self, "credentials")
+
+    @credentials.setter
+    def credentials(self, value: pulumi.Input[Optional['CredentialsRefArgs']]):
+        pulumi.set(self, "credentials", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Run the sidecar (it gates core's readiness, and blocks a messaging migration while on).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The sidecar's image, per field; its pull secrets join core's pod.
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The sidecar's resource requests and limits.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+
+class TrustedCertificatesArgsDict(TypedDict):
+    """
+    A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+    """
+    ca_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The key holding the PEM bundle (the operator's default: `ca.crt`).
+    """
+    secret_ref: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The Secret's name.
+    """
+
+@pulumi.input_type
+class TrustedCertificatesArgs:
+    def __init__(__self__, *,
+                 ca_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        A Secret holding the CA bundle every component trusts (`TRUSTED_CERTIFICATES`).
+
+        :param pulumi.Input[_builtins.str] ca_key: The key holding the PEM bundle (the operator's default: `ca.crt`).
+        :param pulumi.Input[_builtins.str] secret_ref: The Secret's name.
+        """
+        if ca_key is not None:
+            pulumi.set(__self__, "ca_key", ca_key)
+        if secret_ref is not None:
+            pulumi.set(__self__, "secret_ref", secret_ref)
+
+    @_builtins.property
+    @pulumi.getter(name="caKey")
+    def ca_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The key holding the PEM bundle (the operator's default: `ca.crt`).
+        """
+        return pulumi.get(self, "ca_key")
+
+    @ca_key.setter
+    def ca_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ca_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRef")
+    def secret_ref(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The Secret's name.
+        """
+        return pulumi.get(self, "secret_ref")
+
+    @secret_ref.setter
+    def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret_ref", value)
+
+
+class UtilsArgsDict(TypedDict):
+    """
+    The optional utils service.
+    """
+    affinity: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgsDict']]]
+    """
+    Affinity, as in a pod spec.
+    """
+    autoscaling: NotRequired[pulumi.Input[Optional['AutoscalingArgsDict']]]
+    """
+    A HorizontalPodAutoscaler; it wins over `replicas`.
+    """
+    config_map_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgsDict']]]]]
+    """
+    ConfigMaps consumed as environment variables or files.
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Deploy utils (and the gateway's `/utils` route).
+    """
+    env: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgsDict']]]]]
+    """
+    Plain environment variables, after the operator's own (a name given twice: the last wins).
+    """
+    image: NotRequired[pulumi.Input[Optional['ComponentImageArgsDict']]]
+    """
+    The component's image, per field (unset fields: `common.image`, then the version's bundle).
+    """
+    init_containers: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further init containers, after the operator's own, as in a pod spec.
+    """
+    metrics: NotRequired[pulumi.Input[Optional['ComponentMetricsArgsDict']]]
+    """
+    The metrics endpoint and its ServiceMonitor.
+    """
+    node_selector: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Node labels the pods must run on.
+    """
+    pod_annotations: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Annotations on the pods.
+    """
+    pod_disruption_budget: NotRequired[pulumi.Input[Optional['ComponentPodDisruptionBudgetArgsDict']]]
+    """
+    A PodDisruptionBudget for the component.
+    """
+    pod_labels: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    Labels on the pods (the operator's own labels win).
+    """
+    probes: NotRequired[pulumi.Input[Optional['ProbesArgsDict']]]
+    """
+    The main container's probes (default: the operator's for the component).
+    """
+    replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    The number of pods; ignored under autoscaling (the HA profile's default when unset).
+    """
+    resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
+    """
+    The main container's resource requests and limits, as in a pod spec.
+    """
+    secret_refs: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgsDict']]]]]
+    """
+    Secrets consumed as environment variables or files.
+    """
+    security_context: NotRequired[pulumi.Input[Optional['ComponentSecurityContextArgsDict']]]
+    """
+    The main container's security settings.
+    """
+    service: NotRequired[pulumi.Input[Optional['ComponentServiceArgsDict']]]
+    """
+    The Service's port and type.
+    """
+    service_account: NotRequired[pulumi.Input[Optional['ServiceAccountArgsDict']]]
+    """
+    The ServiceAccount's name and annotations (default: one named after the component).
+    """
+    sidecars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgsDict']]]]]
+    """
+    Further containers beside the main one, as in a pod spec.
+    """
+    tolerations: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgsDict']]]]]
+    """
+    Tolerations, as in a pod spec.
+    """
+    volumes: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgsDict']]]]]
+    """
+    Further volumes mounted into the main container.
+    """
+    workload_type: NotRequired[pulumi.Input[Optional['UtilsWorkloadType']]]
+    """
+    The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+    """
+
+@pulumi.input_type
+class UtilsArgs:
+    def __init__(__self__, *,
+                 affinity: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']] = None,
+                 autoscaling: pulumi.Input[Optional['AutoscalingArgs']] = None,
+                 config_map_refs: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 env: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]] = None,
+                 image: pulumi.Input[Optional['ComponentImageArgs']] = None,
+                 init_containers: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 metrics: pulumi.Input[Optional['ComponentMetricsArgs']] = None,
+                 node_selector: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_annotations: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 pod_disruption_budget: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']] = None,
+                 pod_labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
+                 probes: pulumi.Input[Optional['ProbesArgs']] = None,
+                 replicas: pulumi.Input[Optional[_builtins.int]] = None,
+                 resources: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']] = None,
+                 secret_refs: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]] = None,
+                 security_context: pulumi.Input[Optional['ComponentSecurityContextArgs']] = None,
+                 service: pulumi.Input[Optional['ComponentServiceArgs']] = None,
+                 service_account: pulumi.Input[Optional['ServiceAccountArgs']] = None,
+                 sidecars: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]] = None,
+                 tolerations: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]] = None,
+                 volumes: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]] = None,
+                 workload_type: pulumi.Input[Optional['UtilsWorkloadType']] = None):
+        """
+        The optional utils service.
+
+        :param pulumi.Input['pulumi_kubernetes.core.v1.AffinityArgs'] affinity: Affinity, as in a pod spec.
+        :param pulumi.Input['AutoscalingArgs'] autoscaling: A HorizontalPodAutoscaler; it wins over `replicas`.
+        :param pulumi.Input[Sequence[pulumi.Input['ConfigMapRefArgs']]] config_map_refs: ConfigMaps consumed as environment variables or files.
+        :param pulumi.Input[_builtins.bool] enabled: Deploy utils (and the gateway's `/utils` route).
+        :param pulumi.Input[Sequence[pulumi.Input['EnvVarArgs']]] env: Plain environment variables, after the operator's own (a name given twice: the last wins).
+        :param pulumi.Input['ComponentImageArgs'] image: The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] init_containers: Further init containers, after the operator's own, as in a pod spec.
+        :param pulumi.Input['ComponentMetricsArgs'] metrics: The metrics endpoint and its ServiceMonitor.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] node_selector: Node labels the pods must run on.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_annotations: Annotations on the pods.
+        :param pulumi.Input['ComponentPodDisruptionBudgetArgs'] pod_disruption_budget: A PodDisruptionBudget for the component.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] pod_labels: Labels on the pods (the operator's own labels win).
+        :param pulumi.Input['ProbesArgs'] probes: The main container's probes (default: the operator's for the component).
+        :param pulumi.Input[_builtins.int] replicas: The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: The main container's resource requests and limits, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['SecretRefArgs']]] secret_refs: Secrets consumed as environment variables or files.
+        :param pulumi.Input['ComponentSecurityContextArgs'] security_context: The main container's security settings.
+        :param pulumi.Input['ComponentServiceArgs'] service: The Service's port and type.
+        :param pulumi.Input['ServiceAccountArgs'] service_account: The ServiceAccount's name and annotations (default: one named after the component).
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]] sidecars: Further containers beside the main one, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]] tolerations: Tolerations, as in a pod spec.
+        :param pulumi.Input[Sequence[pulumi.Input['ComponentVolumeArgs']]] volumes: Further volumes mounted into the main container.
+        :param pulumi.Input['UtilsWorkloadType'] workload_type: The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        if affinity is not None:
+            pulumi.set(__self__, "affinity", affinity)
+        if autoscaling is not None:
+            pulumi.set(__self__, "autoscaling", autoscaling)
+        if config_map_refs is not None:
+            pulumi.set(__self__, "config_map_refs", config_map_refs)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if env is not None:
+            pulumi.set(__self__, "env", env)
+        if image is not None:
+            pulumi.set(__self__, "image", image)
+        if init_containers is not None:
+            pulumi.set(__self__, "init_containers", init_containers)
+        if metrics is not None:
+            pulumi.set(__self__, "metrics", metrics)
+        if node_selector is not None:
+            pulumi.set(__self__, "node_selector", node_selector)
+        if pod_annotations is not None:
+            pulumi.set(__self__, "pod_annotations", pod_annotations)
+        if pod_disruption_budget is not None:
+            pulumi.set(__self__, "pod_disruption_budget", pod_disruption_budget)
+        if pod_labels is not None:
+            pulumi.set(__self__, "pod_labels", pod_labels)
+        if probes is not None:
+            pulumi.set(__self__, "probes", probes)
+        if replicas is not None:
+            pulumi.set(__self__, "replicas", replicas)
+        if resources is not None:
+            pulumi.set(__self__, "resources", resources)
+        if secret_refs is not None:
+            pulumi.set(__self__, "secret_refs", secret_refs)
+        if security_context is not None:
+            pulumi.set(__self__, "security_context", security_context)
+        if service is not None:
+            pulumi.set(__self__, "service", service)
+        if service_account is not None:
+            pulumi.set(__self__, "service_account", service_account)
+        if sidecars is not None:
+            pulumi.set(__self__, "sidecars", sidecars)
+        if tolerations is not None:
+            pulumi.set(__self__, "tolerations", tolerations)
+        if volumes is not None:
+            pulumi.set(__self__, "volumes", volumes)
+        if workload_type is not None:
+            pulumi.set(__self__, "workload_type", workload_type)
+
+    @_builtins.property
+    @pulumi.getter
+    def affinity(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]:
+        """
+        Affinity, as in a pod spec.
+        """
+        return pulumi.get(self, "affinity")
+
+    @affinity.setter
+    def affinity(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.AffinityArgs']]):
+        pulumi.set(self, "affinity", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def autoscaling(self) -> pulumi.Input[Optional['AutoscalingArgs']]:
+        """
+        A HorizontalPodAutoscaler; it wins over `replicas`.
+        """
+        return pulumi.get(self, "autoscaling")
+
+    @autoscaling.setter
+    def autoscaling(self, value: pulumi.Input[Optional['AutoscalingArgs']]):
+        pulumi.set(self, "autoscaling", value)
+
+    @_builtins.property
+    @pulumi.getter(name="configMapRefs")
+    def config_map_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]:
+        """
+        ConfigMaps consumed as environment variables or files.
+        """
+        return pulumi.get(self, "config_map_refs")
+
+    @config_map_refs.setter
+    def config_map_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ConfigMapRefArgs']]]]):
+        pulumi.set(self, "config_map_refs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Deploy utils (and the gateway's `/utils` route).
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def env(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]:
+        """
+        Plain environment variables, after the operator's own (a name given twice: the last wins).
+        """
+        return pulumi.get(self, "env")
+
+    @env.setter
+    def env(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['EnvVarArgs']]]]):
+        pulumi.set(self, "env", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def image(self) -> pulumi.Input[Optional['ComponentImageArgs']]:
+        """
+        The component's image, per field (unset fields: `common.image`, then the version's bundle).
+        """
+        return pulumi.get(self, "image")
+
+    @image.setter
+    def image(self, value: pulumi.Input[Optional['ComponentImageArgs']]):
+        pulumi.set(self, "image", value)
+
+    @_builtins.property
+    @pulumi.getter(name="initContainers")
+    def init_containers(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further init containers, after the operator's own, as in a pod spec.
+        """
+        return pulumi.get(self, "init_containers")
+
+    @init_containers.setter
+    def init_containers(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "init_containers", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def metrics(self) -> pulumi.Input[Optional['ComponentMetricsArgs']]:
+        """
+        The metrics endpoint and its ServiceMonitor.
+        """
+        return pulumi.get(self, "metrics")
+
+    @metrics.setter
+    def metrics(self, value: pulumi.Input[Optional['ComponentMetricsArgs']]):
+        pulumi.set(self, "metrics", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nodeSelector")
+    def node_selector(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Node labels the pods must run on.
+        """
+        return pulumi.get(self, "node_selector")
+
+    @node_selector.setter
+    def node_selector(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "node_selector", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podAnnotations")
+    def pod_annotations(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Annotations on the pods.
+        """
+        return pulumi.get(self, "pod_annotations")
+
+    @pod_annotations.setter
+    def pod_annotations(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_annotations", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podDisruptionBudget")
+    def pod_disruption_budget(self) -> pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]:
+        """
+        A PodDisruptionBudget for the component.
+        """
+        return pulumi.get(self, "pod_disruption_budget")
+
+    @pod_disruption_budget.setter
+    def pod_disruption_budget(self, value: pulumi.Input[Optional['ComponentPodDisruptionBudgetArgs']]):
+        pulumi.set(self, "pod_disruption_budget", value)
+
+    @_builtins.property
+    @pulumi.getter(name="podLabels")
+    def pod_labels(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        Labels on the pods (the operator's own labels win).
+        """
+        return pulumi.get(self, "pod_labels")
+
+    @pod_labels.setter
+    def pod_labels(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "pod_labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def probes(self) -> pulumi.Input[Optional['ProbesArgs']]:
+        """
+        The main container's probes (default: the operator's for the component).
+        """
+        return pulumi.get(self, "probes")
+
+    @probes.setter
+    def probes(self, value: pulumi.Input[Optional['ProbesArgs']]):
+        pulumi.set(self, "probes", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replicas(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The number of pods; ignored under autoscaling (the HA profile's default when unset).
+        """
+        return pulumi.get(self, "replicas")
+
+    @replicas.setter
+    def replicas(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "replicas", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def resources(self) -> pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]:
+        """
+        The main container's resource requests and limits, as in a pod spec.
+        """
+        return pulumi.get(self, "resources")
+
+    @resources.setter
+    def resources(self, value: pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgs']]):
+        pulumi.set(self, "resources", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secretRefs")
+    def secret_refs(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]:
+        """
+        Secrets consumed as environment variables or files.
+        """
+        return pulumi.get(self, "secret_refs")
+
+    @secret_refs.setter
+    def secret_refs(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['SecretRefArgs']]]]):
+        pulumi.set(self, "secret_refs", value)
+
+    @_builtins.property
+    @pulumi.getter(name="securityContext")
+    def security_context(self) -> pulumi.Input[Optional['ComponentSecurityContextArgs']]:
+        """
+        The main container's security settings.
+        """
+        return pulumi.get(self, "security_context")
+
+    @security_context.setter
+    def security_context(self, value: pulumi.Input[Optional['ComponentSecurityContextArgs']]):
+        pulumi.set(self, "security_context", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def service(self) -> pulumi.Input[Optional['ComponentServiceArgs']]:
+        """
+        The Service's port and type.
+        """
+        return pulumi.get(self, "service")
+
+    @service.setter
+    def service(self, value: pulumi.Input[Optional['ComponentServiceArgs']]):
+        pulumi.set(self, "service", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serviceAccount")
+    def service_account(self) -> pulumi.Input[Optional['ServiceAccountArgs']]:
+        """
+        The ServiceAccount's name and annotations (default: one named after the component).
+        """
+        return pulumi.get(self, "service_account")
+
+    @service_account.setter
+    def service_account(self, value: pulumi.Input[Optional['ServiceAccountArgs']]):
+        pulumi.set(self, "service_account", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sidecars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]:
+        """
+        Further containers beside the main one, as in a pod spec.
+        """
+        return pulumi.get(self, "sidecars")
+
+    @sidecars.setter
+    def sidecars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.ContainerArgs']]]]):
+        pulumi.set(self, "sidecars", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tolerations(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]:
+        """
+        Tolerations, as in a pod spec.
+        """
+        return pulumi.get(self, "tolerations")
+
+    @tolerations.setter
+    def tolerations(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['pulumi_kubernetes.core.v1.TolerationArgs']]]]):
+        pulumi.set(self, "tolerations", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def volumes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]:
+        """
+        Further volumes mounted into the main container.
+        """
+        return pulumi.get(self, "volumes")
+
+    @volumes.setter
+    def volumes(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ComponentVolumeArgs']]]]):
+        pulumi.set(self, "volumes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workloadType")
+    def workload_type(self) -> pulumi.Input[Optional['UtilsWorkloadType']]:
+        """
+        The workload kind: a Deployment, or a StatefulSet for stable pod names and ordered rollouts.
+        """
+        return pulumi.get(self, "workload_type")
+
+    @workload_type.setter
+    def workload_type(self, value: pulumi.Input[Optional['UtilsWorkloadType']]):
+        pulumi.set(self, "workload_type", value)
 
 
 class VolumeArgsDict(TypedDict):

@@ -2,6 +2,58 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const AuthOpaPoliciesWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values AuthOpaPolicies.workloadType takes.
+ */
+export type AuthOpaPoliciesWorkloadType = (typeof AuthOpaPoliciesWorkloadType)[keyof typeof AuthOpaPoliciesWorkloadType];
+
+export const AuthSyncPolicy = {
+    Create_only: "create-only",
+    Sync_data: "sync-data",
+} as const;
+
+/**
+ * The values Auth.syncPolicy takes.
+ */
+export type AuthSyncPolicy = (typeof AuthSyncPolicy)[keyof typeof AuthSyncPolicy];
+
+export const AuthWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values Auth.workloadType takes.
+ */
+export type AuthWorkloadType = (typeof AuthWorkloadType)[keyof typeof AuthWorkloadType];
+
+export const ComponentImagePullPolicy = {
+    Always: "Always",
+    IfNotPresent: "IfNotPresent",
+    Never: "Never",
+} as const;
+
+/**
+ * The values ComponentImage.pullPolicy takes.
+ */
+export type ComponentImagePullPolicy = (typeof ComponentImagePullPolicy)[keyof typeof ComponentImagePullPolicy];
+
+export const ComponentServiceType = {
+    ClusterIP: "ClusterIP",
+    NodePort: "NodePort",
+    LoadBalancer: "LoadBalancer",
+} as const;
+
+/**
+ * The values ComponentService.type takes.
+ */
+export type ComponentServiceType = (typeof ComponentServiceType)[keyof typeof ComponentServiceType];
+
 export const ConfigMapRefType = {
     Env: "env",
     Volume: "volume",
@@ -46,6 +98,36 @@ export const ConnectorRegistrationVersion = {
  */
 export type ConnectorRegistrationVersion = (typeof ConnectorRegistrationVersion)[keyof typeof ConnectorRegistrationVersion];
 
+export const CoreWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values Core.workloadType takes.
+ */
+export type CoreWorkloadType = (typeof CoreWorkloadType)[keyof typeof CoreWorkloadType];
+
+export const DatabaseMode = {
+    External: "external",
+    Managed: "managed",
+} as const;
+
+/**
+ * The values Database.mode takes.
+ */
+export type DatabaseMode = (typeof DatabaseMode)[keyof typeof DatabaseMode];
+
+export const EdgeType = {
+    Ingress: "ingress",
+    GatewayAPI: "gatewayAPI",
+} as const;
+
+/**
+ * The values Edge.type takes.
+ */
+export type EdgeType = (typeof EdgeType)[keyof typeof EdgeType];
+
 export const EmptyDirMedium = {
     Unset: "",
     Memory: "Memory",
@@ -55,6 +137,26 @@ export const EmptyDirMedium = {
  * The values EmptyDir.medium takes.
  */
 export type EmptyDirMedium = (typeof EmptyDirMedium)[keyof typeof EmptyDirMedium];
+
+export const FeAdministratorWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values FeAdministrator.workloadType takes.
+ */
+export type FeAdministratorWorkloadType = (typeof FeAdministratorWorkloadType)[keyof typeof FeAdministratorWorkloadType];
+
+export const GatewayWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values Gateway.workloadType takes.
+ */
+export type GatewayWorkloadType = (typeof GatewayWorkloadType)[keyof typeof GatewayWorkloadType];
 
 export const ImagePullPolicy = {
     Always: "Always",
@@ -78,6 +180,87 @@ export const IngressPathType = {
  */
 export type IngressPathType = (typeof IngressPathType)[keyof typeof IngressPathType];
 
+export const KeycloakMode = {
+    External: "external",
+    Managed: "managed",
+} as const;
+
+/**
+ * The values Keycloak.mode takes.
+ */
+export type KeycloakMode = (typeof KeycloakMode)[keyof typeof KeycloakMode];
+
+export const LetsEncryptEnvironment = {
+    Staging: "staging",
+    Production: "production",
+} as const;
+
+/**
+ * The values LetsEncrypt.environment takes.
+ */
+export type LetsEncryptEnvironment = (typeof LetsEncryptEnvironment)[keyof typeof LetsEncryptEnvironment];
+
+export const MessagingBrokerType = {
+    Rabbitmq: "rabbitmq",
+    Servicebus: "servicebus",
+} as const;
+
+/**
+ * The values Messaging.brokerType takes.
+ */
+export type MessagingBrokerType = (typeof MessagingBrokerType)[keyof typeof MessagingBrokerType];
+
+export const MessagingMode = {
+    External: "external",
+    Managed: "managed",
+} as const;
+
+/**
+ * The values Messaging.mode takes.
+ */
+export type MessagingMode = (typeof MessagingMode)[keyof typeof MessagingMode];
+
+export const PlatformDeletionPolicy = {
+    Retain: "Retain",
+    Delete: "Delete",
+} as const;
+
+/**
+ * The values Platform.deletionPolicy takes.
+ */
+export type PlatformDeletionPolicy = (typeof PlatformDeletionPolicy)[keyof typeof PlatformDeletionPolicy];
+
+export const PlatformVersion = {
+    PlatformVersion_2_18_0: "2.18.0",
+    PlatformVersion_2_19_0: "2.19.0",
+    PlatformVersion_2_20_0: "2.20.0",
+} as const;
+
+/**
+ * The values Platform.version takes.
+ */
+export type PlatformVersion = (typeof PlatformVersion)[keyof typeof PlatformVersion];
+
+export const ProvisioningDeployWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values ProvisioningDeploy.workloadType takes.
+ */
+export type ProvisioningDeployWorkloadType = (typeof ProvisioningDeployWorkloadType)[keyof typeof ProvisioningDeployWorkloadType];
+
+export const ProvisioningMode = {
+    External: "external",
+    Deploy: "deploy",
+} as const;
+
+/**
+ * The values Provisioning.mode takes.
+ */
+export type ProvisioningMode = (typeof ProvisioningMode)[keyof typeof ProvisioningMode];
+
 export const ProxyImagePullPolicy = {
     Always: "Always",
     IfNotPresent: "IfNotPresent",
@@ -88,6 +271,16 @@ export const ProxyImagePullPolicy = {
  * The values ProxyImage.pullPolicy takes.
  */
 export type ProxyImagePullPolicy = (typeof ProxyImagePullPolicy)[keyof typeof ProxyImagePullPolicy];
+
+export const SchedulerWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values Scheduler.workloadType takes.
+ */
+export type SchedulerWorkloadType = (typeof SchedulerWorkloadType)[keyof typeof SchedulerWorkloadType];
 
 export const SecretRefType = {
     Env: "env",
@@ -119,3 +312,13 @@ export const StrategyType = {
  * The values Strategy.type takes.
  */
 export type StrategyType = (typeof StrategyType)[keyof typeof StrategyType];
+
+export const UtilsWorkloadType = {
+    Deployment: "Deployment",
+    StatefulSet: "StatefulSet",
+} as const;
+
+/**
+ * The values Utils.workloadType takes.
+ */
+export type UtilsWorkloadType = (typeof UtilsWorkloadType)[keyof typeof UtilsWorkloadType];
