@@ -119,8 +119,8 @@ class StorageArgs(Model):
 
     size: Quantity
     """The volume's size, e.g. `100Gi`."""
-    storage_class: NonEmpty | None = None
-    """The StorageClass to provision from (default: the cluster's)."""
+    storage_class: str | None = None
+    """The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume)."""
 
 
 class ComponentPodDisruptionBudgetArgs(PodDisruptionBudgetArgs):

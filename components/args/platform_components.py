@@ -169,13 +169,20 @@ class FeAdministratorArgs(ComponentSpec):
     """The paths written into its `config.js`."""
 
 
+def _not_null(value: JsonValue) -> JsonValue:
+    """Any JSON value but null: the CRD drops a null, and the value is required."""
+    if value is None:
+        raise ValueError("must be a JSON value other than null (the operator's CRD requires one)")
+    return value
+
+
 class QueueArgumentArgs(Model):
     """One argument of the queue core registers for itself, passed on as given."""
 
     name: ArgumentName
     """The argument's name, e.g. `x-expires`."""
-    value: Annotated[JsonValue, BeforeValidator(bounded)]
-    """The argument's value: any JSON value."""
+    value: Annotated[JsonValue, BeforeValidator(bounded), AfterValidator(_not_null)]
+    """The argument's value: any JSON value but null."""
 
 
 def _unique_names(arguments: list[QueueArgumentArgs]) -> list[QueueArgumentArgs]:

@@ -88,6 +88,11 @@ TLS = {"enabled": True, "host": PLANTED}
             "item 1 repeats the name of item 0",
         ),
         (
+            {"provisioning": merged(DEPLOY, {"deploy": {"queueArguments": [{"name": PLANTED, "value": None}]}})},
+            "spec.provisioning.deploy.queueArguments[0].value",
+            "other than null",
+        ),
+        (
             {"provisioning": merged(DEPLOY, {"deploy": {"routingKey": f"{PLANTED} x"}})},
             "spec.provisioning.deploy.routingKey",
             "routing key",
@@ -176,7 +181,7 @@ def test_the_crd_defaults_fill_the_minimal_variant():
 def test_defaults_inside_a_given_block():
     raw = minimal(
         keycloak={"mode": "managed", "managed": {}},
-        messaging={"mode": "managed", "managed": {"storage": STORAGE}},
+        messaging={"mode": "managed", "managed": {"storage": {**STORAGE, "storageClass": ""}}},
         edge={"enabled": True, "host": "ilm.example.com", "tls": {"issuerRef": {"name": "ca"}}},
         core={"image": {"tag": "2.19.0"}, "service": {}, "metrics": {"enabled": True}},
     )
@@ -184,6 +189,7 @@ def test_defaults_inside_a_given_block():
     assert spec.keycloak is not None and spec.keycloak.realm == "ilm"
     assert spec.keycloak.managed is not None and spec.keycloak.managed.instances == 1
     assert spec.messaging.managed is not None and spec.messaging.managed.drain_timeout == "15m"
+    assert spec.messaging.managed.storage.storage_class == ""  # the CRD's *string: no class, a pre-provisioned volume
     assert spec.edge is not None and spec.edge.type == "ingress" and spec.edge.tls is not None
     assert spec.edge.tls.source == "internal" and spec.edge.tls.issuer_ref is not None
     assert (spec.edge.tls.issuer_ref.kind, spec.edge.tls.issuer_ref.group) == ("Issuer", "cert-manager.io")

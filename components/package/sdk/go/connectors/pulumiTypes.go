@@ -14133,7 +14133,7 @@ func (o ProxyMetricsPtrOutput) ServiceMonitor() ServiceMonitorPtrOutput {
 type QueueArgument struct {
 	// The argument's name, e.g. `x-expires`.
 	Name string `pulumi:"name"`
-	// The argument's value: any JSON value.
+	// The argument's value: any JSON value but null.
 	Value interface{} `pulumi:"value"`
 }
 
@@ -14152,7 +14152,7 @@ type QueueArgumentInput interface {
 type QueueArgumentArgs struct {
 	// The argument's name, e.g. `x-expires`.
 	Name pulumi.StringInput `pulumi:"name"`
-	// The argument's value: any JSON value.
+	// The argument's value: any JSON value but null.
 	Value pulumi.Input `pulumi:"value"`
 }
 
@@ -14213,7 +14213,7 @@ func (o QueueArgumentOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v QueueArgument) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// The argument's value: any JSON value.
+// The argument's value: any JSON value but null.
 func (o QueueArgumentOutput) Value() pulumi.AnyOutput {
 	return o.ApplyT(func(v QueueArgument) interface{} { return v.Value }).(pulumi.AnyOutput)
 }
@@ -16423,7 +16423,7 @@ func (o ServiceMonitorPtrOutput) Labels() pulumi.StringMapOutput {
 type Storage struct {
 	// The volume's size, e.g. `100Gi`.
 	Size string `pulumi:"size"`
-	// The StorageClass to provision from (default: the cluster's).
+	// The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
 	StorageClass *string `pulumi:"storageClass"`
 }
 
@@ -16442,7 +16442,7 @@ type StorageInput interface {
 type StorageArgs struct {
 	// The volume's size, e.g. `100Gi`.
 	Size pulumi.StringInput `pulumi:"size"`
-	// The StorageClass to provision from (default: the cluster's).
+	// The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
 	StorageClass pulumi.StringPtrInput `pulumi:"storageClass"`
 }
 
@@ -16529,7 +16529,7 @@ func (o StorageOutput) Size() pulumi.StringOutput {
 	return o.ApplyT(func(v Storage) string { return v.Size }).(pulumi.StringOutput)
 }
 
-// The StorageClass to provision from (default: the cluster's).
+// The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
 func (o StorageOutput) StorageClass() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v Storage) *string { return v.StorageClass }).(pulumi.StringPtrOutput)
 }
@@ -16568,7 +16568,7 @@ func (o StoragePtrOutput) Size() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// The StorageClass to provision from (default: the cluster's).
+// The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
 func (o StoragePtrOutput) StorageClass() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Storage) *string {
 		if v == nil {

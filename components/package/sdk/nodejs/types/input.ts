@@ -1947,7 +1947,7 @@ export interface QueueArgumentArgs {
      */
     name: pulumi.Input<string>;
     /**
-     * The argument's value: any JSON value.
+     * The argument's value: any JSON value but null.
      */
     value: any;
 }
@@ -2233,7 +2233,7 @@ export interface StorageArgs {
      */
     size: pulumi.Input<string>;
     /**
-     * The StorageClass to provision from (default: the cluster's).
+     * The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
      */
     storageClass?: pulumi.Input<string | undefined>;
 }

@@ -8808,7 +8808,7 @@ class QueueArgumentArgsDict(TypedDict):
     """
     value: Any
     """
-    The argument's value: any JSON value.
+    The argument's value: any JSON value but null.
     """
 
 @pulumi.input_type
@@ -8820,7 +8820,7 @@ class QueueArgumentArgs:
         One argument of the queue core registers for itself, passed on as given.
 
         :param pulumi.Input[_builtins.str] name: The argument's name, e.g. `x-expires`.
-        :param Any value: The argument's value: any JSON value.
+        :param Any value: The argument's value: any JSON value but null.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "value", value)
@@ -8841,7 +8841,7 @@ class QueueArgumentArgs:
     @pulumi.getter
     def value(self) -> Any:
         """
-        The argument's value: any JSON value.
+        The argument's value: any JSON value but null.
         """
         return pulumi.get(self, "value")
 
@@ -10056,7 +10056,7 @@ class StorageArgsDict(TypedDict):
     """
     storage_class: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    The StorageClass to provision from (default: the cluster's).
+    The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
     """
 
 @pulumi.input_type
@@ -10068,7 +10068,7 @@ class StorageArgs:
         The persistent volume of each instance of a managed stateful workload.
 
         :param pulumi.Input[_builtins.str] size: The volume's size, e.g. `100Gi`.
-        :param pulumi.Input[_builtins.str] storage_class: The StorageClass to provision from (default: the cluster's).
+        :param pulumi.Input[_builtins.str] storage_class: The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
         """
         pulumi.set(__self__, "size", size)
         if storage_class is not None:
@@ -10090,7 +10090,7 @@ class StorageArgs:
     @pulumi.getter(name="storageClass")
     def storage_class(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The StorageClass to provision from (default: the cluster's).
+        The StorageClass to provision from (default: the cluster's; an empty name: none, binding a pre-provisioned volume).
         """
         return pulumi.get(self, "storage_class")
 
