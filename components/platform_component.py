@@ -25,8 +25,7 @@ from components.args.problems import InvalidArgumentsError
 from components.kube.object_reader import NotReadable, PlatformVersionReader, Reference, ReferenceReader
 from components.machinery.children import owned_by_the_program
 from components.render.checksum import ReferencedData, config_checksum
-from components.render.meta import CHECKSUM_ANNOTATION
-from components.render.objects import Obj
+from components.render.objects import Obj, stamp_checksum
 from components.render.platform import render_platform
 from components.render.platform.connections import database
 from components.render.platform.resolve import metadata, platform_of
@@ -141,12 +140,7 @@ def _stamped(obj: Obj, checksum: pulumi.Output[str] | None) -> Obj:
     """``obj`` with the credentials' hash on its pods, when it reads the credentials."""
     if checksum is None or obj["kind"] != "Deployment" or obj["metadata"]["name"] not in ROLLED_BY_CREDENTIALS:
         return obj
-    template = obj["spec"]["template"]
-    annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: checksum}
-    return {
-        **obj,
-        "spec": {**obj["spec"], "template": {**template, "metadata": {**template["metadata"], "annotations": annotations}}},
-    }
+    return stamp_checksum(obj, checksum)
 
 
 def child_arguments(obj: Obj) -> tuple[Any, dict[str, Any]]:
@@ -179,13 +173,13 @@ class PlatformComponent(pulumi.ComponentResource):
         platform = validate_platform_args(args)
         decided = prepared or PlatformPrepared(platform_of(platform).bundle.version, None)
         super().__init__(PLATFORM, name, None, opts)
-        checksum = None
+        resolved, checksum = platform_of(platform, decided.version), None
         if decided.credentials is not None:
-            secret_data = ReferencedData("secret", database(platform_of(platform))[0].secret or "", decided.credentials)
+            secret_data = ReferencedData("secret", database(resolved)[0].secret or "", decided.credentials)
             checksum = pulumi.Output.secret(config_checksum([secret_data]))
             auth_db = k8s.core.v1.Secret(
                 f"{name}-{AUTH_DB_SECRET}",
-                metadata=owned_by_the_program(metadata(platform_of(platform, decided.version), AUTH_DB_SECRET, "auth")),
+                metadata=owned_by_the_program(metadata(resolved, AUTH_DB_SECRET, "auth")),
                 string_data=pulumi.Output.secret({AUTH_DB_KEY: connection_string(platform, decided.credentials)}),
                 opts=pulumi.ResourceOptions(parent=self),
             )

@@ -24,7 +24,7 @@ from components.app.stack_config import (
     reference_reader,
     stack_settings,
 )
-from components.app.stack_platforms import one_per_namespace, platform_to_register_with, with_platform_url
+from components.app.stack_platforms import platform_to_register_with, with_platform_url
 from components.args.base import EntryIdentity
 from components.args.connector_spec import ConnectorEntry
 from components.args.platform_spec import PlatformEntry
@@ -80,6 +80,23 @@ def parse_connectors(raw: Any) -> list[ConnectorEntry]:
 
 def parse_proxies(raw: Any) -> list[ProxyEntry]:
     return parse_entries(raw, ProxyEntry, "proxies")
+
+
+def one_per_namespace(platforms: list[PlatformEntry]) -> list[PlatformEntry]:
+    """The platforms, refused when two share a namespace (the operator's rule: its components' names are fixed)."""
+    first_of: dict[str, int] = {}
+    problems = []
+    for index, platform in enumerate(platforms):
+        if platform.namespace in first_of:
+            other = first_of[platform.namespace]
+            problems.append(
+                f"{entry_label(index, platform, 'platforms')}: namespace {platform.namespace} already has a platform, "
+                f"{entry_label(other, platforms[other], 'platforms')}: one platform per namespace"
+            )
+        first_of.setdefault(platform.namespace, index)
+    if problems:
+        raise InvalidArgumentsError(problems)
+    return platforms
 
 
 def check_names_across_kinds(connectors: list[ConnectorEntry], proxies: list[ProxyEntry]) -> None:
@@ -229,7 +246,7 @@ def connectors_program(reader: ReferenceReader | None = None) -> None:
     warn_of_plain_credentials(entries, config)
     reader = reader or reference_reader(settings)
     connector_args, proxy_args = [e.to_args() for e in entries], [p.to_args() for p in proxies]  # validated once
-    registers_with = [platform_to_register_with(index, entry, platforms) for index, entry in enumerate(entries)]
+    registers_with = [platform_to_register_with(entry_label(i, entry), entry, platforms) for i, entry in enumerate(entries)]
     connector_args = [
         a if p is None else with_platform_url(a, platforms[p]) for a, p in zip(connector_args, registers_with, strict=True)
     ]

@@ -62,8 +62,9 @@ class RenderedWorkload:
         return list(self.by_kind().values())
 
 
-def stamp_checksum(deployment: Obj, config_checksum: str) -> Obj:
-    """A copy of the Deployment whose pod template carries ``config_checksum``."""
+def stamp_checksum(deployment: Obj, config_checksum: Any) -> Obj:
+    """A copy of the Deployment whose pod template carries ``config_checksum`` (a string, or a
+    component's Output of one, nested as it is)."""
     template = deployment["spec"]["template"]
     annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: config_checksum}
     metadata = {**template["metadata"], "annotations": annotations}
