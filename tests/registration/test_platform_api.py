@@ -297,3 +297,19 @@ def test_the_register_body_has_the_platforms_fields_attributes_in_its_form():
     assert register_body({**props, "connector_version": None})["version"] == "v2"
     assert set(edit_body(props)) == {"url", "authType", "authAttributes", "customAttributes"}
 
+
+
+def test_the_stand_in_drops_a_request_whose_client_went_away_while_sending_it():
+    """A client killed mid-request (the kill-point tests) leaves a body short of its length: the
+    stand-in, as any HTTP server, drops it unprocessed; the next request is served as usual."""
+    with platform_double() as double:
+        host, port = double.url.removeprefix("http://").removesuffix("/api").split(":")
+        with socket.create_connection((host, int(port))) as s:
+            head = b"POST /api/v2/connector/register HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n"
+            s.sendall(head + b'{"name": "cut')
+            s.shutdown(socket.SHUT_WR)
+            assert s.recv(100) == b"", "no answer to a request that never arrived whole"
+        result = RegistrationProvider().create(props(double.url + "/"))
+    assert double.cut_off == 1 and double.violations == []
+    assert [r["name"] for r in double.requests] == ["X.509 Compliance Provider"]
+    assert list(double.records) == [result.id]

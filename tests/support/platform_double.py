@@ -91,9 +91,12 @@ class PlatformDouble:
     register_times: list[datetime] = field(default_factory=list)
     """When each register call arrived (UTC)."""
     calls: list[tuple[str, str]] = field(default_factory=list)
+    """Every request as (method, path under /api)."""
     peers: list[int] = field(default_factory=list)
     """The client's port of each call: calls on one connection share it."""
-    """Every request as (method, path under /api)."""
+    cut_off: int = 0
+    """Requests whose connection closed before their body had come (a client killed while
+    sending): dropped unprocessed, as any HTTP server drops them, and not a violation."""
     script: list[Answer] = field(default_factory=list)
     """Answers for the next register calls, in order, before the records are consulted."""
     records: dict[str, Record] = field(default_factory=dict)
@@ -140,6 +143,10 @@ class PlatformDouble:
         return [r for r in self.records.values() if r.name == name]
 
 
+class _CutOff(Exception):
+    """A request's body ended early: its client went away while sending it."""
+
+
 class _Handler(RegisterCalls, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as the Core's server answers
 
@@ -149,8 +156,12 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
         pass
 
     def _body(self) -> Any:
+        """The request's JSON body, None without one; raises ``_CutOff`` when the connection
+        closed before the ``Content-Length`` it announced had come."""
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if len(raw) < length:
+            raise _CutOff
         return json.loads(raw) if raw else None
 
     def _answer(self, op: dict[str, Any] | None, status: int, body: Any = None) -> None:
@@ -188,7 +199,12 @@ class _Handler(RegisterCalls, BaseHTTPRequestHandler):
             answer_json(self, 404, b"")
             return
         path = self.path.removeprefix("/api")
-        body = self._body()
+        try:
+            body = self._body()
+        except _CutOff:
+            double.cut_off += 1
+            self.close_connection = True
+            return
         double.calls.append((self.command, path))
         double.peers.append(self.client_address[1])
         found = operation(self.command, path)
