@@ -298,7 +298,6 @@ def test_the_register_body_has_the_platforms_fields_attributes_in_its_form():
     assert set(edit_body(props)) == {"url", "authType", "authAttributes", "customAttributes"}
 
 
-
 def test_the_stand_in_drops_a_request_whose_client_went_away_while_sending_it():
     """A client killed mid-request (the kill-point tests) leaves a body short of its length: the
     stand-in, as any HTTP server, drops it unprocessed; the next request is served as usual."""
