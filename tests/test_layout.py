@@ -169,7 +169,10 @@ def test_no_module_or_function_outgrows_its_size(path):
             assert lines <= MAX_FUNCTION_LINES, f"{node.name}: {lines} lines"
 
 
-@pytest.mark.parametrize("package", ["args", "render", "registration", "bounded_http", "kube", "machinery", "package", "app", "app/command", "app/automation"])
+@pytest.mark.parametrize(
+    "package",
+    ["args", "render", "registration", "bounded_http", "kube", "machinery", "package", "app", "app/command", "app/automation"],
+)
 def test_each_package_says_what_it_is(package):
     doc = ast.get_docstring(ast.parse((COMPONENTS / package / "__init__.py").read_text()))
     assert doc and len(doc.splitlines()) == 2, "two lines: what the package is and what it may import"
@@ -242,7 +245,9 @@ def test_the_application_uses_the_librarys_public_names_only():
     assert private == {}
 
 
-MEASURED = re.compile(r"\b\d+(?:[.,]\d+)?(?:-\d+)?\s?(?:ms|s|seconds|MB|KiB)\b(?! (?:deadline|each|timeout))|\bon \d+ cores\b|\babout a second\b|\btimes faster\b")
+MEASURED = re.compile(
+    r"\b\d+(?:[.,]\d+)?(?:-\d+)?\s?(?:ms|s|seconds|MB|KiB)\b(?! (?:deadline|each|timeout))|\bon \d+ cores\b|\babout a second\b|\btimes faster\b"
+)
 """A figure a measurement gave (``16 s``, ``on 2 cores``): docs/performance.md holds them, with how
 they were measured; a docstring that repeats one goes stale unseen."""
 NOT_MEASURED = ("within 10 s", "e.g. `30s`")

@@ -40,7 +40,6 @@ class AdminCredentials:
         return "AdminCredentials(<hidden>)"
 
 
-
 @dataclass(frozen=True)
 class TlsSettings:
     ca_bundle: str | None = None
@@ -153,5 +152,3 @@ def client_certificate_files(admin: AdminCredentials | None) -> Iterator[tuple[s
             with os.fdopen(descriptor, "w") as handle:
                 handle.write(text)
         yield paths
-
-

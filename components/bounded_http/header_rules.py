@@ -11,6 +11,7 @@ HEADER_RULE = "must be printable ASCII without spaces or line breaks (a value an
 PEM_MARK = "-----BEGIN"
 """What PEM text holds and a file's path does not."""
 
+
 def header_value_problem(value: object) -> str | None:
     if not isinstance(value, str) or not HEADER_VALUE.fullmatch(value):
         return HEADER_RULE

@@ -294,5 +294,3 @@ def schedule(props: Mapping[str, Any]) -> tuple[float, float, float]:
     names = ("retry_initial_seconds", "retry_max_seconds", "deadline_seconds")
     first, longest, deadline = (float(value(props, name)) for name in names)
     return first, longest, deadline
-
-

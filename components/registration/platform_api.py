@@ -73,7 +73,6 @@ def edit_body(props: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-
 def record_path(uuid: str) -> str:
     """A connector record's path, its uuid checked and percent-escaped."""
     return f"{CONNECTORS_PATH}/{segment(uuid)}"
@@ -205,9 +204,7 @@ class PlatformApi:
 
     def edit(self, uuid: str, body: dict[str, Any]) -> ConnectorRecord | None:
         """editConnectorV2: url, authType, authAttributes, customAttributes; None on 404."""
-        operation = Operation(
-            "PUT", record_path(uuid), body, what="updating the connector", passed_through=(404, 422)
-        )
+        operation = Operation("PUT", record_path(uuid), body, what="updating the connector", passed_through=(404, 422))
         answer = self._send(operation)
         if answer.status == 422:
             raise RegistrationError(EDIT_REFUSED, 422)

@@ -25,7 +25,6 @@ def secret_where_always(props: dict[str, Any]) -> dict[str, Any]:
     return {k: pulumi.Output.secret(v) if k in contract.ALWAYS_SECRET and v is not None else v for k, v in props.items()}
 
 
-
 class Registration(Resource, module=PACKAGE, name="Registration"):
     """Registers ``url`` as connector ``name`` with the platform at ``platform_url``, once.
 

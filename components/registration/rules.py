@@ -166,5 +166,3 @@ def checked(props: dict[str, Any]) -> dict[str, Any]:
         listed = "; ".join(f"{name} {problem}" for name, problem in found)
         raise RegistrationError(f"registration of {label(props)} cannot work: {listed}")
     return props
-
-

@@ -39,7 +39,6 @@ def type_fields(kind: ObjectKind) -> dict[str, str]:
     return {"apiVersion": api_version, "kind": name}
 
 
-
 @dataclass(frozen=True)
 class RenderedWorkload:
     """Plain Kubernetes objects; optional kinds are None when not enabled."""

@@ -6,9 +6,9 @@ from components.render.objects import Obj, type_fields
 from components.render.workload import Workload
 
 
-def render_service_monitor(w: Workload, path: str, monitor: ServiceMonitorArgs | None) -> Obj:
-    """Scrapes the Service's ``http`` port at ``path``."""
-    endpoint: Obj = {"port": "http", "path": path}
+def render_service_monitor(w: Workload, path: str, monitor: ServiceMonitorArgs | None, port: str = "http") -> Obj:
+    """Scrapes the Service's ``port`` (by name) at ``path``."""
+    endpoint: Obj = {"port": port, "path": path}
     if monitor is not None and monitor.interval:
         endpoint["interval"] = monitor.interval
     # The operator's rule: standard labels first, then the user's, which win a clash.

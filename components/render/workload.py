@@ -41,7 +41,8 @@ class Workload:
     """Named ports after the primary one, on the container and the Service alike."""
     pull_policy: str = "IfNotPresent"
     pull_secrets: list[str] = field(default_factory=list)
-    replicas: int = 1
+    replicas: int | None = 1
+    """None: the field left out, for an autoscaler owns the count."""
     strategy: Obj | None = None
     command: list[str] | None = None
     args: list[str] | None = None
@@ -186,11 +187,8 @@ def _containers(w: Workload) -> list[Obj]:
 
 
 def render_deployment(w: Workload) -> Obj:
-    spec: Obj = {
-        "replicas": w.replicas,
-        "selector": {"matchLabels": dict(w.selector_labels)},
-        "template": render_pod_template(w),
-    }
+    spec: Obj = {"replicas": w.replicas} if w.replicas is not None else {}
+    spec |= {"selector": {"matchLabels": dict(w.selector_labels)}, "template": render_pod_template(w)}
     if w.strategy is not None:
         spec["strategy"] = w.strategy
     return {

@@ -106,19 +106,23 @@ def test_a_malformed_stack_or_project_file_is_named_and_nothing_runs(tmp_path):
     secret = "hunter2-not-for-logs"
     project = team.work / "Pulumi.yaml"
     good_project = project.read_text()
+    every_command = (("up",), ("preview",), ("status",), ("status", "--check"), ("render", "--out", str(tmp_path / "out")))
+    # Each file is read by one loader whatever the command: every command meets each file's
+    # first fault, one command each of the stack file's other faults.
     cases = (
         (
             settings,
             f"config:\n  connectors:token: {secret}\n  connectors:connectors: [\n",
             "is not valid YAML (line 4, column 1)",
+            every_command,
         ),
-        (settings, f"- {secret}\n", "must be a mapping of settings"),
-        (settings, f"config: {secret}\n", "must be a mapping of settings"),
-        (project, f"name: {secret}\nruntime: [\n", "is not valid YAML (line 3, column 1)"),
+        (settings, f"- {secret}\n", "must be a mapping of settings", every_command[1:2]),
+        (settings, f"config: {secret}\n", "must be a mapping of settings", every_command[3:4]),
+        (project, f"name: {secret}\nruntime: [\n", "is not valid YAML (line 3, column 1)", every_command),
     )
-    for path, text, said in cases:
+    for path, text, said, commands in cases:
         path.write_text(text)
-        for args in (("up",), ("preview",), ("status",), ("status", "--check"), ("render", "--out", str(tmp_path / "out"))):
+        for args in commands:
             for refused in (team.deploy(*args), run_without_passphrase(team, *args)):
                 out = refused.stdout + refused.stderr
                 assert refused.returncode != 0 and f"{path} {said}" in out, (args, out[-2000:])

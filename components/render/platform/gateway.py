@@ -141,9 +141,16 @@ def _scalar(value: Any) -> str:
         return str(value)
     text = str(value)
     plain = text and text.strip() == text and text[0] not in "!&*-?{}[],#|>@`\"'%:" and ": " not in text and " #" not in text
-    if plain and yaml.safe_load(text) == text:
-        return text
-    return json.dumps(text, ensure_ascii=False)
+    return text if plain and _reads_back(text) else json.dumps(text, ensure_ascii=False)
+
+
+def _reads_back(text: str) -> bool:
+    """Whether a YAML 1.1 reader takes ``text`` written plain for the string itself (``=`` it
+    takes for a tag of its own, ``yes`` for a boolean: those are quoted)."""
+    try:
+        return bool(yaml.safe_load(text) == text)
+    except yaml.YAMLError:
+        return False
 
 
 def _block(value: Any, level: int, column: int) -> list[str]:

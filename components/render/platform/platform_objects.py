@@ -1,15 +1,20 @@
 """Every object a platform renders, a pure function of its validated arguments and its version.
 
 One builder per component (``core``, ``services``, ``gateway``) says what the component is;
-``workloads`` layers the platform's and the component's settings on it and renders it with the
-shared workload builders; ``connections`` and ``network_policies`` render what the components
-share. The order is the reference operator's, the order they are created in.
+``availability`` fills in the high-availability profile's defaults; ``resolve`` layers the
+platform's and the component's settings on it and renders it with the shared workload builders;
+``connections``, ``network_policies`` and ``edge`` render what the components share. The order
+is the reference operator's, the order they are created in: the budgets and autoscalers after
+every workload, the ServiceMonitors last.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from components.args.platform_spec import PlatformArgs
 from components.render.objects import Obj
+from components.render.platform.availability import budget_and_autoscaler, service_monitor, with_availability_defaults
 from components.render.platform.connections import messaging_config_map
 from components.render.platform.core import core, scripts_config_map
 from components.render.platform.edge import edge_objects
@@ -24,26 +29,34 @@ from components.render.platform.services import (
     scheduler,
     utils,
 )
+from components.render.workload import Workload
 
 __all__ = ["render_platform"]
-
-
-def _objects(platform: Platform, base: Base) -> list[Obj]:
-    return workload_objects(platform_workload(platform, base), base.spec)
 
 
 def render_platform(args: PlatformArgs, version: str | None = None) -> list[Obj]:
     """``version``: the version this run renders (its default: the spec's, else the default bundle's)."""
     platform = platform_of(args, version)
+    built: list[tuple[Workload, Base]] = []
+
+    def objects_of(builder: Callable[[Platform], Base]) -> list[Obj]:
+        base = with_availability_defaults(platform, builder(platform))
+        built.append(((workload := platform_workload(platform, base)), base))
+        return workload_objects(workload, base.spec)
+
     objects = [messaging_config_map(platform)]
     if (scripts := scripts_config_map(platform)) is not None:
         objects.append(scripts)
     for builder in (core, scheduler, auth_opa_policies, auth):
-        objects += _objects(platform, builder(platform))
+        objects += objects_of(builder)
     objects.append(fe_administrator_config_map(platform))
-    objects += _objects(platform, fe_administrator(platform))
+    objects += objects_of(fe_administrator)
     if args.utils.enabled:
-        objects += _objects(platform, utils(platform))
+        objects += objects_of(utils)
     objects.append(global_config_map(platform))
-    objects += _objects(platform, gateway(platform))
-    return objects + network_policies(platform) + edge_objects(platform)
+    objects += objects_of(gateway)
+    ordered = sorted(built, key=lambda pair: pair[1].role == "utils")  # the operator lists utils's last here
+    for workload, base in ordered:
+        objects += budget_and_autoscaler(workload, base.spec)
+    objects += network_policies(platform) + edge_objects(platform)
+    return objects + [m for workload, base in ordered if (m := service_monitor(workload, base.spec)) is not None]

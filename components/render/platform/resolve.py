@@ -197,7 +197,7 @@ def platform_workload(platform: Platform, base: Base) -> Workload:
         container_name=base.role,
         port_name=base.port_name,
         extra_ports=list(base.extra_ports),
-        replicas=1 if spec.replicas is None else spec.replicas,
+        replicas=None if spec.autoscaling is not None else 1 if spec.replicas is None else spec.replicas,
         strategy={"type": "Recreate"} if base.recreate else None,
         command=own_image.command or shared_image.command,
         args=own_image.args or shared_image.args,

@@ -75,7 +75,10 @@ def test_the_trace_is_the_sdks_first_frame_alone(monkeypatch):
 
     sdks, ours = _positions(_created(resource._get_stack_trace)), _positions(_created(sdk_inline_server.source_position_trace))
     assert len(sdks) > 1 and ours == sdks[:1], "the SDK's source position, the one frame"
-    assert ours[0][0].endswith("/tests/app/automation/test_sdk_inline_server.py") and ours[0][1] == _created.__code__.co_firstlineno + 2
+    assert (
+        ours[0][0].endswith("/tests/app/automation/test_sdk_inline_server.py")
+        and ours[0][1] == _created.__code__.co_firstlineno + 2
+    )
 
     monkeypatch.setattr(sdk_inline_server, "SDK_FOLDER", str(pathlib.Path(__file__).parent) + "/")
     assert _positions(_created(sdk_inline_server.source_position_trace)) == [], "none when the caller is the SDK's"
