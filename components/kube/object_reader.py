@@ -96,20 +96,22 @@ class ClusterReader:
         return dict(obj.data or {})
 
     def platform_version(self, namespace: str) -> str | None:
-        """The version the platform of ``namespace`` runs (its core's pods' annotation), or None
-        when there is no core there."""
+        """The version the platform of ``namespace`` runs (its core's pods' annotation; core is a
+        Deployment, or a StatefulSet when asked), or None when there is no core there."""
         from kubernetes import client
         from kubernetes.client.exceptions import ApiException
 
-        where = f'Deployment "core" in namespace "{namespace}"'
-        try:
-            apps = client.AppsV1Api(self._core_api().api_client)
-            deployment = apps.read_namespaced_deployment("core", namespace)
-        except ApiException as error:
-            if error.status == 404:
-                return None
-            raise ReferenceReadError(f"cannot read {where}: status {error.status}") from None
-        except Exception:
-            raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
-        template = deployment.spec.template.metadata if deployment.spec else None
-        return ((template.annotations if template else None) or {}).get(VERSION_ANNOTATION)
+        apps = client.AppsV1Api(self._core_api().api_client)
+        for kind, read in (("Deployment", apps.read_namespaced_deployment), ("StatefulSet", apps.read_namespaced_stateful_set)):
+            where = f'{kind} "core" in namespace "{namespace}"'
+            try:
+                workload = read("core", namespace)
+            except ApiException as error:
+                if error.status == 404:
+                    continue
+                raise ReferenceReadError(f"cannot read {where}: status {error.status}") from None
+            except Exception:
+                raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
+            template = workload.spec.template.metadata if workload.spec else None
+            return ((template.annotations if template else None) or {}).get(VERSION_ANNOTATION)
+        return None

@@ -198,6 +198,15 @@ def render_deployment(w: Workload) -> Obj:
     }
 
 
+def render_stateful_set(w: Workload) -> Obj:
+    """The Deployment's pods with a stable name each, known under the workload's Service (no
+    volume claims: what the pods keep lives elsewhere); no ``strategy``, a Deployment's alone."""
+    spec: Obj = {"serviceName": w.name}
+    spec |= {"replicas": w.replicas} if w.replicas is not None else {}
+    spec |= {"selector": {"matchLabels": dict(w.selector_labels)}, "template": render_pod_template(w)}
+    return {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": object_meta(w.name, w.namespace, w.labels), "spec": spec}
+
+
 def in_cluster_url(name: str, namespace: str, port: int) -> str:
     """The address of a Service in the cluster, as the platform and the other workloads call it."""
     return f"http://{name}.{namespace}.svc.cluster.local:{port}"

@@ -29,6 +29,16 @@ OBJECTS = {
         "metadata": {"name": "settings"},
         "data": {"a": "b"},
     },
+    "/apis/apps/v1/namespaces/stateful/statefulsets/core": {
+        "kind": "StatefulSet",
+        "apiVersion": "apps/v1",
+        "metadata": {"name": "core", "namespace": "stateful"},
+        "spec": {
+            "serviceName": "core",
+            "selector": {"matchLabels": {"app": "core"}},
+            "template": {"metadata": {"annotations": {"otilm.com/platform-version": "2.19.0"}}, "spec": {"containers": []}},
+        },
+    },
     "/apis/apps/v1/namespaces/ilm/deployments/core": {
         "kind": "Deployment",
         "apiVersion": "apps/v1",
@@ -101,4 +111,5 @@ def test_an_unreachable_cluster_is_a_clean_error(tmp_path):
 def test_the_running_platform_version_is_its_cores_annotation_or_none(api_server):
     reader = ClusterReader(api_server["kubeconfig"])
     assert reader.platform_version("ilm") == "2.18.0"
+    assert reader.platform_version("stateful") == "2.19.0", "a StatefulSet core"
     assert reader.platform_version("empty") is None

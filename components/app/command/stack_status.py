@@ -70,8 +70,16 @@ def rows_of(resources: list[dict[str, Any]]) -> tuple[list[Row], dict[str, dict[
     return list(rows.values()), {urn: d for urn, d in deployments.items() if urn in rows}
 
 
+WORKLOAD_READERS = {
+    "kubernetes:apps/v1:Deployment": "read_namespaced_deployment",
+    "kubernetes:apps/v1:StatefulSet": "read_namespaced_stateful_set",
+}
+"""The kinds of workload a component's pods run in (a platform's core may be a StatefulSet), and
+the client's call reading each."""
+
+
 def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | None, context: str | None) -> dict[str, str]:
-    """``ready/desired`` of each Deployment, read from the cluster, with the kubelet's reasons when
+    """``ready/desired`` of each workload, read from the cluster, with the kubelet's reasons when
     some are not (``0/1:CrashLoopBackOff``); empty when the cluster cannot be reached."""
     from kubernetes import client
     from kubernetes.client.exceptions import ApiException
@@ -84,8 +92,9 @@ def ready_replicas(deployments: dict[str, dict[str, Any]], kubeconfig: str | Non
         found = {}
         for urn, deployment in deployments.items():
             meta = deployment["inputs"]["metadata"]
+            read = getattr(apps, WORKLOAD_READERS[deployment["type"]])
             try:
-                live = apps.read_namespaced_deployment(meta["name"], meta.get("namespace", "default"), _request_timeout=10)
+                live = read(meta["name"], meta.get("namespace", "default"), _request_timeout=10)
             except ApiException as error:
                 if error.status != 404:
                     raise
@@ -178,9 +187,7 @@ def observe_platform(row: Row, component: dict[str, Any], resources: list[dict[s
     """A platform's row: its version, its workloads ready (``ready/all``) and those not ready with
     their replicas (the health column), its phase (the status column)."""
     row.image = f"version {component.get('outputs', {}).get('version', '-')}"
-    workloads = {
-        r["urn"]: r for r in resources if r.get("parent") == component["urn"] and r["type"] == "kubernetes:apps/v1:Deployment"
-    }
+    workloads = {r["urn"]: r for r in resources if r.get("parent") == component["urn"] and r["type"] in WORKLOAD_READERS}
     if workloads:
         row.namespace = next(iter(workloads.values()))["inputs"]["metadata"].get("namespace", "default")
     found = ready_replicas(workloads, *cluster) if live and workloads else {}

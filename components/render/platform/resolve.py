@@ -33,6 +33,7 @@ from components.render.workload import (
     render_deployment,
     render_service,
     render_service_account,
+    render_stateful_set,
 )
 
 INSTANCE_LABEL = "app.kubernetes.io/instance"
@@ -243,7 +244,8 @@ def _emptydir_mounts(spec: ComponentSpec) -> list[Obj]:
 
 
 def workload_objects(workload: Workload, spec: ComponentSpec) -> list[Obj]:
-    """The component's ServiceAccount, Deployment and Service, in the operator's order."""
+    """The component's ServiceAccount, Deployment (or StatefulSet) and Service, in the operator's order."""
     annotations = spec.service_account.annotations if spec.service_account else None
     service_type = spec.service.type if spec.service else "ClusterIP"
-    return [render_service_account(workload, annotations), render_deployment(workload), render_service(workload, service_type)]
+    kind = render_stateful_set if spec.workload_type == "StatefulSet" else render_deployment
+    return [render_service_account(workload, annotations), kind(workload), render_service(workload, service_type)]
