@@ -23,8 +23,14 @@ package: venv
 up preview refresh destroy urns cancel status: venv
 	$(PY) -m components.app.command $@ --stack $(STACK) $(ARGS)
 
+# The node tier first and alone (its node changes the host's network rules), then every other test
+# on TEST_WORKERS processes: a test file's tests on one, the cluster tier's on one (they share its
+# control plane and the host's pod address range).
+TEST_WORKERS ?= 2
 test: venv
-	$(PY) -m pytest
+	$(PY) -m pytest tests/node; node=$$?; \
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --ignore=tests/node; rest=$$?; \
+	[ $$node -eq 0 ] && [ $$rest -eq 0 ]
 
 # Not part of `make test`: through the real engine, minutes per size (see scripts/bench/).
 bench: venv tools

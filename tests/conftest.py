@@ -19,6 +19,16 @@ from .support.yaml_stacks import YamlStack
 __all__ = ["ROOT", "unavailable"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Which tests one process runs together when the suite is spread (``-n N --dist loadgroup``,
+    as ``make test``): a file's tests, and the cluster tier's as one group, for its tests share one
+    control plane and the host's pod address range (``support/netns``). Unspread, no effect."""
+    for item in items:
+        where = pathlib.Path(str(item.path)).relative_to(ROOT)
+        group = "cluster" if where.parts[:2] == ("tests", "cluster") else str(where)
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture
 def double() -> Iterator[PlatformDouble]:
     """The platform stand-in on 127.0.0.1; every request it saw kept to the Core's OpenAPI file."""
