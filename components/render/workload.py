@@ -39,6 +39,8 @@ class Workload:
     port_name: str = "http"
     extra_ports: list[tuple[str, int]] = field(default_factory=list)
     """Named ports after the primary one, on the container and the Service alike."""
+    container_ports: list[Obj] = field(default_factory=list)
+    """Further ports of the container alone, as given, between the primary one and ``extra_ports``."""
     pull_policy: str = "IfNotPresent"
     pull_secrets: list[str] = field(default_factory=list)
     replicas: int | None = 1
@@ -134,7 +136,11 @@ def render_main_container(w: Workload) -> Obj:
         "name": w.container_name,
         "image": w.image,
         "imagePullPolicy": w.pull_policy,
-        "ports": [{"name": name, "containerPort": port} for name, port in w.ports()],
+        "ports": [
+            {"name": w.port_name, "containerPort": w.port},
+            *w.container_ports,
+            *({"name": name, "containerPort": port} for name, port in w.extra_ports),
+        ],
     }
     optional = {
         "command": w.command,

@@ -5,7 +5,8 @@ Each component's builder (``core``, ``services``, ``gateway``) says what is its 
 probes, volumes, helper containers) as a ``Base``; ``platform_workload`` layers on it, in the
 reference operator's order, the platform-wide ``additionalEnv`` (first, so a component's own
 value of the same name wins), the component's ``ComponentSpec`` (its env last) and the
-``common`` block, and returns the shared ``Workload`` the connector's builders render too.
+``common`` block (its containers, volumes, ports and whole Secrets and ConfigMaps before the
+component's own), and returns the shared ``Workload`` the connector's builders render too.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from components.args.platform_bundles import (
     VERSION_ANNOTATION,
     Bundle,
 )
-from components.args.platform_spec import PlatformArgs
+from components.args.platform_spec import EnvFromSourcesArgs, PlatformArgs
 from components.render.meta import COMPONENT_LABEL, MANAGED_BY_LABEL, NAME_LABEL, OPERATOR_MANAGED_BY
 from components.render.objects import Obj
 from components.render.projection import project_refs
@@ -175,9 +176,9 @@ class Base:
 
 def platform_workload(platform: Platform, base: Base) -> Workload:
     """The component's ``Workload``: its base with the platform's and its own settings layered on."""
-    args, spec = platform.args, base.spec
+    args, spec, common = platform.args, base.spec, platform.args.common
     image, policy = image_of(platform, base.image_key, spec.image)
-    shared_image = args.common.image or ComponentImageArgs()
+    shared_image = common.image or ComponentImageArgs()
     own_image = spec.image or ComponentImageArgs()
     projection = project_refs(spec.secret_refs, spec.config_map_refs, [])
     additional = plain_env([(e.name, e.value) for e in args.additional_env])
@@ -198,31 +199,42 @@ def platform_workload(platform: Platform, base: Base) -> Workload:
         container_name=base.role,
         port_name=base.port_name,
         extra_ports=list(base.extra_ports),
+        container_ports=list(common.additional_ports),
         replicas=None if spec.autoscaling is not None else 1 if spec.replicas is None else spec.replicas,
         strategy={"type": "Recreate"} if base.recreate else None,
         command=own_image.command or shared_image.command,
         args=own_image.args or shared_image.args,
         env=[*additional, *base.env, *user_env, *base.referenced_env, *projection.env, *base.pod_env],
-        env_from=projection.env_from,
-        volumes=[*base.volumes, *projection.volumes, *_emptydir_volumes(spec)],
-        volume_mounts=[*base.volume_mounts, *projection.volume_mounts, *_emptydir_mounts(spec)],
+        env_from=[*_whole_objects(common.additional_env_from), *projection.env_from],
+        volumes=[*common.volumes, *base.volumes, *projection.volumes, *_emptydir_volumes(spec)],
+        volume_mounts=[*common.volume_mounts, *base.volume_mounts, *projection.volume_mounts, *_emptydir_mounts(spec)],
         liveness=_probe(probes.liveness, None),
         readiness=_probe(probes.readiness, base.readiness),
         startup=_probe(probes.startup, base.startup),
         resources=spec.resources,
-        pod_labels={**args.common.pod_labels, **spec.pod_labels},
-        pod_annotations={**args.common.pod_annotations, **spec.pod_annotations, VERSION_ANNOTATION: platform.bundle.version},
-        node_selector={**args.common.node_selector, **spec.node_selector},
-        tolerations=[*args.common.tolerations, *spec.tolerations],
-        affinity=spec.affinity or args.common.affinity,
-        init_containers=[*base.init_containers, *spec.init_containers],
-        sidecars=[*base.sidecars, *spec.sidecars],
+        pod_labels={**common.pod_labels, **spec.pod_labels},
+        pod_annotations={**common.pod_annotations, **spec.pod_annotations, VERSION_ANNOTATION: platform.bundle.version},
+        node_selector={**common.node_selector, **spec.node_selector},
+        tolerations=[*common.tolerations, *spec.tolerations],
+        affinity=spec.affinity or common.affinity,
+        init_containers=[*common.init_containers, *base.init_containers, *spec.init_containers],
+        sidecars=[*common.sidecars, *base.sidecars, *spec.sidecars],
         service_account_name=spec.service_account.name if spec.service_account else None,
         operator_hardening=True,
         sidecars_first=base.sidecars_first,
         lifecycle=base.lifecycle,
         service_ports=service_ports,
     )
+
+
+def _whole_objects(sources: EnvFromSourcesArgs | None) -> list[Obj]:
+    """Every key of each Secret, then of each ConfigMap, as a variable."""
+    if sources is None:
+        return []
+    return [
+        *({"secretRef": {"name": name}} for name in sources.secrets),
+        *({"configMapRef": {"name": name}} for name in sources.config_maps),
+    ]
 
 
 def _probe(given: ProbeArgs | None, default: Probe | None) -> Probe | None:

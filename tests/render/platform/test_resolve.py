@@ -115,3 +115,45 @@ def test_a_components_settings_layer_on_its_base_and_on_common():
     assert {"name": "scratch", "mountPath": "/scratch"} in main["volumeMounts"]
     untouched = find(objects, "Deployment", "auth")
     assert untouched["spec"]["replicas"] == 1 and "tolerations" in untouched["spec"]["template"]["spec"]
+
+
+SHARED_COMMON = {
+    "initContainers": [{"name": "shared-init", "image": "busybox"}],
+    "sidecars": [{"name": "shared-sidecar", "image": "busybox"}],
+    "volumes": [{"name": "shared", "emptyDir": {}}],
+    "volumeMounts": [{"name": "shared", "mountPath": "/shared"}],
+    "additionalPorts": [{"name": "debug", "containerPort": 5005, "protocol": "TCP"}],
+    "additionalEnvFrom": {"secrets": ["shared-secret"], "configMaps": ["shared-settings"]},
+}
+
+
+def test_commons_containers_volumes_ports_and_whole_objects_come_before_each_components_own():
+    objects = render_platform(
+        args_with(
+            common={**SHARED_COMMON, "trustedCertificates": {"secretRef": "trusted-certificates"}},
+            core={"replicas": 1, "sidecars": [{"name": "own-sidecar", "image": "busybox"}], "secretRefs": [{"name": "own", "type": "env"}]},
+        )
+    )
+    pod = find(objects, "Deployment", "core")["spec"]["template"]["spec"]
+    assert [c["name"] for c in pod["initContainers"]] == ["shared-init", "wait-for-auth"]
+    assert [c["name"] for c in pod["containers"]] == ["shared-sidecar", "auth-opa", "own-sidecar", "core"]
+    assert all(c["securityContext"]["allowPrivilegeEscalation"] is False for c in pod["initContainers"] + pod["containers"])
+    assert pod["volumes"][0] == {"name": "shared", "emptyDir": {}}
+    core = container(find(objects, "Deployment", "core"), "core")
+    assert core["volumeMounts"][0] == {"name": "shared", "mountPath": "/shared"}
+    assert core["envFrom"] == [
+        {"secretRef": {"name": "shared-secret"}},
+        {"configMapRef": {"name": "shared-settings"}},
+        {"secretRef": {"name": "own"}},
+    ]
+    assert core["ports"] == [{"name": "http", "containerPort": 8080}, {"name": "debug", "containerPort": 5005, "protocol": "TCP"}]
+    gateway = container(find(objects, "Deployment", "api-gateway"), "api-gateway")
+    assert [p["name"] for p in gateway["ports"]] == ["consumer-http", "debug", "admin-http"]
+    service_ports = find(objects, "Service", "api-gateway")["spec"]["ports"]
+    assert "debug" not in [p["name"] for p in service_ports], "a container's further port is not the Service's"
+
+
+def test_without_common_customisation_nothing_is_added():
+    objects = render_platform(args_with())
+    core = container(find(objects, "Deployment", "core"), "core")
+    assert "envFrom" not in core and [p["name"] for p in core["ports"]] == ["http"]
