@@ -10,10 +10,8 @@ of layout changes none of it; a deliberate change rewrites the files (``tests/su
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,39 +23,10 @@ from components.app.program import connectors_program, parse_connectors
 from components.machinery.workload_component import Prepared
 from tests.support.samples import SAMPLE_STACKS, stack_connectors
 
+from ..support.junk import CANARY_NUMBER, CANARY_TEXT, canary_variants, junk, nested, paths_of, planted
 from ..support.mocks import RecordingMocks, StaticReader, reader_for, run
 from ..support.operator_platform import minimal_spec
 from ..support.rendered_stacks import STACKS, golden, recorded
-
-Path = tuple[str | int, ...]
-
-
-def paths_of(value: Any, prefix: Path = ()) -> Iterator[Path]:
-    """Every place in ``value``: each map entry and list item, containers and leaves alike."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield (*prefix, key)
-            yield from paths_of(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield (*prefix, index)
-            yield from paths_of(item, (*prefix, index))
-
-
-def planted(value: Any, path: Path, new: Any) -> Any:
-    changed = copy.deepcopy(value)
-    holder = changed
-    for part in path[:-1]:
-        holder = holder[part]
-    holder[path[-1]] = new
-    return changed
-
-
-def nested(depth: int) -> Any:
-    value: Any = {"leaf": "x"}
-    for _ in range(depth):
-        value = {"a": [value]}
-    return value
 
 
 def outcome(
@@ -307,19 +276,6 @@ def test_long_or_odd_map_keys_are_not_repeated_in_paths():
     assert key not in problem
 
 
-# A canary in every value of every sample: no message, log line or warning repeats it.
-CANARY_TEXT = "SECRET-CANARY-31337"
-CANARY_NUMBER = 86753090999
-
-
-def canary_variants(connector: dict[str, Any]) -> Iterator[tuple[Path, Any]]:
-    for path in paths_of(connector):
-        yield path, CANARY_TEXT
-        yield path, CANARY_NUMBER
-        yield path, [CANARY_TEXT]
-        yield path, {"value": CANARY_TEXT}
-
-
 @pytest.mark.parametrize("stack", SAMPLE_STACKS)
 def test_a_canary_in_any_field_never_appears_in_a_message(stack, ambient_kubeconfig, capsys, caplog):
     caplog.set_level(logging.DEBUG)
@@ -331,19 +287,6 @@ def test_a_canary_in_any_field_never_appears_in_a_message(stack, ambient_kubecon
             assert text not in said, f"{'.'.join(map(str, path))}: {said[:500]}"
         checked += 1
     assert checked > 40
-
-
-# Property-based: junk of any type, size and depth, anywhere in the richest sample.
-junk = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**80), max_value=2**80)
-    | st.floats(allow_nan=True, allow_infinity=True)
-    | st.text(max_size=30)
-    | st.sampled_from(["", "0%", "00%", "-1", "http://[::1", "sha256:", "/", "Equal", "RollingUpdate", "volume", "env"]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=10), children, max_size=3),
-    max_leaves=12,
-) | st.integers(min_value=40, max_value=400).map(nested)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -9,10 +9,14 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from components.args.base import validated
 from components.args.platform_spec import PlatformArgs, PlatformEntry
 from components.args.problems import InvalidArgumentsError
+from components.render.platform import render_platform
+from tests.support.junk import CANARY_NUMBER, CANARY_TEXT, canary_variants, junk, paths_of, planted
 from tests.support.samples import DATA
 
 VARIANTS = DATA / "operator-platform" / "variants"
@@ -223,3 +227,64 @@ def test_python_callers_use_snake_case_and_get_the_same_rules():
     assert args.namespace == "default" and args.core.instance_id == 7
     with pytest.raises(InvalidArgumentsError, match=r"database: host, name and credentials\.secretRef: required"):
         PlatformArgs(name="ilm", database={}, messaging=messaging)
+
+
+def rich() -> dict[str, Any]:
+    """A platform that sets most of what a spec can: the edge-internal variant with the
+    high-availability profile, autoscaling, metrics, probes and common's customisation."""
+    entry = variant("edge-internal")
+    entry["spec"] = merged(
+        entry["spec"],
+        {
+            "highAvailability": {"enabled": True},
+            "additionalEnv": [{"name": "OTEL_SDK_DISABLED", "value": "true"}],
+            "core": {
+                "workloadType": "StatefulSet",
+                "metrics": {"enabled": True, "serviceMonitor": {"enabled": True, "interval": "30s"}},
+            },
+            "scheduler": {"autoscaling": {"maxReplicas": 3, "targetCPUUtilization": 70}, "env": [{"name": "A", "value": "b"}]},
+            "auth": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": "25%"}, "probes": {"readiness": {"path": "/r"}}},
+            "gateway": {"cors": {"enabled": True, "origins": ["https://a.example"]}, "trustedIps": ["10.0.0.0/8"]},
+            "common": {
+                "additionalPorts": [{"name": "debug", "containerPort": 5005}],
+                "additionalEnvFrom": {"secrets": ["s"], "configMaps": ["c"]},
+                "volumes": [{"name": "v", "emptyDir": {}}],
+                "volumeMounts": [{"name": "v", "mountPath": "/v"}],
+                "podLabels": {"team": "pki"},
+            },
+        },
+    )
+    return entry
+
+
+def parsed_or_refused(raw: Any) -> str:
+    """What a user is told of ``raw``: nothing when it validates (its objects then render), else
+    the problems; any other exception fails the test."""
+    try:
+        args = validated(PlatformEntry, raw, "platforms[0]", "invalid platform arguments").to_args()
+    except InvalidArgumentsError as error:
+        assert all(len(p) < 400 for p in error.problems), error.problems
+        return str(error)
+    assert render_platform(args)
+    return ""
+
+
+def test_the_rich_platform_validates_and_renders():
+    assert parsed_or_refused(rich()) == ""
+
+
+def test_a_canary_in_any_field_of_a_platform_never_appears_in_a_message():
+    checked = 0
+    for path, canary in canary_variants(rich()):
+        said = parsed_or_refused(planted(rich(), path, canary))
+        assert CANARY_TEXT not in said and str(CANARY_NUMBER) not in said, f"{'.'.join(map(str, path))}: {said[:500]}"
+        checked += 1
+    assert checked > 300
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_junk_anywhere_in_a_platform_is_refused_cleanly_or_rendered(data):
+    entry = rich()
+    path = data.draw(st.sampled_from(list(paths_of(entry))))
+    parsed_or_refused(planted(entry, path, data.draw(junk)))

@@ -87,16 +87,23 @@ def prepare_referenced_objects(cluster, ns: str, spec: dict[str, Any], host_path
 def install_service_monitor_crd(cluster) -> None:
     from .crds import service_monitor_crd_path
 
+    install_crds(cluster, [yaml.safe_load(service_monitor_crd_path().read_text())])
+
+
+def install_crds(cluster, crds: list[dict[str, Any]]) -> None:
+    """Each CRD created (kept when there already) and established."""
     extensions = client.ApiextensionsV1Api(cluster.api())
-    crd = yaml.safe_load(service_monitor_crd_path().read_text())
-    try:
-        extensions.create_custom_resource_definition(crd)
-    except ApiException as error:
-        if error.status != 409:
-            raise
-    for _ in range(60):
-        conditions = extensions.read_custom_resource_definition(crd["metadata"]["name"]).status.conditions or []
-        if any(c.type == "Established" and c.status == "True" for c in conditions):
-            return
-        time.sleep(0.5)
-    raise AssertionError("the ServiceMonitor CRD was not established")
+    for crd in crds:
+        try:
+            extensions.create_custom_resource_definition(crd)
+        except ApiException as error:
+            if error.status != 409:
+                raise
+    for crd in crds:
+        for _ in range(60):
+            conditions = extensions.read_custom_resource_definition(crd["metadata"]["name"]).status.conditions or []
+            if any(c.type == "Established" and c.status == "True" for c in conditions):
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError(f"the CRD {crd['metadata']['name']} was not established")

@@ -1,4 +1,5 @@
-"""The prometheus-operator CRDs at a pinned release, fetched from the Go module proxy (cached)."""
+"""Upstream CRDs at pinned releases, fetched from the Go module proxy (cached): the
+prometheus-operator's, cert-manager's and Gateway API's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 import yaml
 
 PROMETHEUS_OPERATOR = "github.com/prometheus-operator/prometheus-operator@v0.85.0"
+CERT_MANAGER = "github.com/cert-manager/cert-manager@v1.16.2"
+GATEWAY_API = "sigs.k8s.io/gateway-api@v1.2.1"
 
 
 class CrdsUnavailable(RuntimeError):
@@ -19,13 +22,32 @@ class CrdsUnavailable(RuntimeError):
 
 
 @functools.cache
-def prometheus_operator_dir() -> pathlib.Path:
+def module_dir(module: str) -> pathlib.Path:
     if shutil.which("go") is None:
-        raise CrdsUnavailable("Go is not installed: the prometheus-operator CRDs cannot be fetched")
-    out = subprocess.run(["go", "mod", "download", "-json", PROMETHEUS_OPERATOR], capture_output=True, text=True)
+        raise CrdsUnavailable(f"Go is not installed: the CRDs of {module} cannot be fetched")
+    out = subprocess.run(["go", "mod", "download", "-json", module], capture_output=True, text=True)
     if out.returncode != 0:
-        raise CrdsUnavailable(f"go mod download {PROMETHEUS_OPERATOR} failed: {out.stdout[-500:]}{out.stderr[-500:]}")
+        raise CrdsUnavailable(f"go mod download {module} failed: {out.stdout[-500:]}{out.stderr[-500:]}")
     return pathlib.Path(json.loads(out.stdout)["Dir"])
+
+
+def prometheus_operator_dir() -> pathlib.Path:
+    return module_dir(PROMETHEUS_OPERATOR)
+
+
+def platform_crds() -> list[dict[str, Any]]:
+    """What a platform's edge and monitoring need: cert-manager's Issuer, ClusterIssuer and
+    Certificate, Gateway API's standard channel, the ServiceMonitor. cert-manager's files are its
+    Helm chart's: plain YAML once the chart's labels and annotations (template text) are dropped."""
+    cert_manager = module_dir(CERT_MANAGER) / "deploy" / "crds"
+    crds = [
+        yaml.safe_load((cert_manager / f"crd-{kind}.yaml").read_text()) for kind in ("issuers", "clusterissuers", "certificates")
+    ]
+    for crd in crds:
+        crd["metadata"] = {"name": crd["metadata"]["name"]}
+    gateway = module_dir(GATEWAY_API) / "config" / "crd" / "standard"
+    crds += [yaml.safe_load(path.read_text()) for path in sorted(gateway.glob("*.yaml"))]
+    return [*crds, yaml.safe_load(service_monitor_crd_path().read_text())]
 
 
 def service_monitor_crd_path() -> pathlib.Path:

@@ -1,0 +1,86 @@
+"""Platforms on the real API server, in namespaces under the restricted Pod Security level, with
+cert-manager's, Gateway API's and the Prometheus operator's CRDs installed from their published
+sources: every variant the operator recorded (and Gateway API's edge) is admitted, its workloads
+roll out, a rerun changes nothing; an edit of the database credentials rolls core, auth and the
+scheduler only; destroy removes it all."""
+
+from __future__ import annotations
+
+import base64
+import json
+import uuid
+from typing import Any
+
+import pytest
+import yaml
+from kubernetes import client
+from pulumi import automation as auto
+
+from tests.support.cluster_objects import install_crds, namespace
+from tests.support.crds import platform_crds
+
+from ..support.engine_stacks import changes
+from ..support.operator_platform import EXTERNAL_VARIANTS, FOLDER, minimal_spec
+
+READS = ("core-secret", "messaging-secret", "trusted-certificates", "provisioning-secret", "admin-certificate-secret")
+"""The Secrets the variants reference."""
+ROLLED = {"core", "auth", "scheduler"}
+
+
+def spec_of(variant: str) -> dict[str, Any]:
+    if variant == "gateway-api":
+        return {
+            **minimal_spec(),
+            "edge": {"enabled": True, "type": "gatewayAPI", "host": "p.example.com", "gatewayAPI": {"gatewayClassName": "envoy"}},
+        }
+    return yaml.safe_load((FOLDER / "variants" / f"{variant}.yaml").read_text())["spec"]
+
+
+def secret(name: str, password: str = "first") -> dict[str, Any]:
+    values = {"username": "ilm", "password": password, "ca.crt": "pem", "provisioningApiKey": "k", "tls.crt": "pem"}
+    return {"metadata": {"name": name}, "data": {k: base64.b64encode(v.encode()).decode() for k, v in values.items()}}
+
+
+def checksums(apps: client.AppsV1Api, ns: str) -> dict[str, str | None]:
+    return {
+        d.metadata.name: (d.spec.template.metadata.annotations or {}).get("otilm.com/config-checksum")
+        for d in apps.list_namespaced_deployment(ns).items
+    }
+
+
+def deployed(cluster: Any, make_stack: Any, variant: str) -> tuple[Any, str]:
+    install_crds(cluster, platform_crds())
+    ns = namespace(cluster, f"platform-{uuid.uuid4().hex[:6]}")
+    core = client.CoreV1Api(cluster.api())
+    for name in READS:
+        core.create_namespaced_secret(ns, secret(name))
+    stack = make_stack([], name=f"platform-{variant}", kubeconfig=str(cluster.kubeconfig))
+    platforms = [{"name": "ilm", "namespace": ns, "spec": spec_of(variant)}]
+    stack.stack.set_config("connectors:platforms", auto.ConfigValue(json.dumps(platforms)))
+    stack.up()
+    return stack, ns
+
+
+@pytest.mark.parametrize("variant", [*EXTERNAL_VARIANTS, "gateway-api"])
+def test_a_platform_of_each_variant_rolls_out_and_a_rerun_changes_nothing(cluster, make_stack, variant):
+    stack, ns = deployed(cluster, make_stack, variant)
+    apps = client.AppsV1Api(cluster.api())
+    for deployment in apps.list_namespaced_deployment(ns).items:
+        assert deployment.status.ready_replicas == deployment.spec.replicas, deployment.metadata.name
+    assert changes(stack.up().summary.resource_changes) == {}
+    connection = client.CoreV1Api(cluster.api()).read_namespaced_secret("auth-db", ns).data["connection-string"]
+    assert base64.b64decode(connection).decode().startswith("Host=db.example.com;Port=5432;Username=ilm;Password=first;")
+
+
+def test_an_edit_of_the_credentials_rolls_what_reads_them_and_destroy_removes_it_all(cluster, make_stack):
+    stack, ns = deployed(cluster, make_stack, "minimal")
+    apps, core = client.AppsV1Api(cluster.api()), client.CoreV1Api(cluster.api())
+    before = checksums(apps, ns)
+    core.replace_namespaced_secret("core-secret", ns, secret("core-secret", "second"))
+    stack.up()
+    after = checksums(apps, ns)
+    assert {name for name in after if after[name] != before[name]} == ROLLED
+    assert "second" not in json.dumps(stack.stack.export_stack().deployment)
+    stack.destroy()
+    assert apps.list_namespaced_deployment(ns).items == []
+    assert [s.metadata.name for s in core.list_namespaced_secret(ns).items if s.metadata.name == "auth-db"] == []
