@@ -28,6 +28,13 @@ def jwt(claims: dict) -> str:
         (base64.b64encode(b"not a jwt").decode(), None),
         ("%%%", None),
     ],
+    ids=[
+        "expired",
+        "expiring-in-an-hour",
+        "no-expiry",
+        "not-a-jwt",
+        "not-base64",
+    ],  # stable: the second token is made of the time
 )
 def test_token_expiry(encoded, expired):
     assert token_expiry(encoded) == expired
