@@ -18,6 +18,11 @@ from components.render.pod_disruption_budget import render_pod_disruption_budget
 from components.render.service_monitor import render_service_monitor
 from components.render.workload import Workload
 
+STATELESS = ("core", "scheduler", "auth-opa-policies", "auth", "fe-administrator", "api-gateway", "utils")
+"""The components the profile covers and that get a budget or an autoscaler, in the operator's
+order of them (utils after the gateway; the bundled provisioning service gets neither)."""
+MONITORED = (*STATELESS, "provisioning-rabbitmq")
+"""The components that get a ServiceMonitor, in the operator's order."""
 HA_REPLICAS = 2
 """The fewest replicas that survive one pod's voluntary disruption under a budget keeping one."""
 HOSTNAME_TOPOLOGY = "kubernetes.io/hostname"
@@ -26,7 +31,7 @@ HOSTNAME_TOPOLOGY = "kubernetes.io/hostname"
 def with_availability_defaults(platform: Platform, base: Base) -> Base:
     """The component with the profile's defaults filled in, when the platform asks for it."""
     profile = platform.args.high_availability
-    if profile is None or not profile.enabled:
+    if profile is None or not profile.enabled or base.role not in STATELESS:
         return base
     spec: ComponentSpec = base.spec
     filled: dict[str, object] = {}
@@ -45,13 +50,17 @@ def _spread_over_nodes(role: str) -> Obj:
     return {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 100, "podAffinityTerm": term}]}}
 
 
-def budget_and_autoscaler(workload: Workload, spec: ComponentSpec) -> list[Obj]:
-    """The component's PodDisruptionBudget when enabled, then its autoscaler when configured."""
+def budgets_and_autoscalers(built: list[tuple[Workload, Base]]) -> list[Obj]:
+    """Each stateless component's PodDisruptionBudget when enabled, then its autoscaler when configured."""
     objects = []
-    if spec.pod_disruption_budget is not None and spec.pod_disruption_budget.enabled:
-        objects.append(render_pod_disruption_budget(workload, spec.pod_disruption_budget))
-    if spec.autoscaling is not None:
-        objects.append(_autoscaler(workload, spec))
+    for workload, base in sorted(
+        (pair for pair in built if pair[1].role in STATELESS), key=lambda pair: STATELESS.index(pair[1].role)
+    ):
+        budget, scaling = base.spec.pod_disruption_budget, base.spec.autoscaling
+        if budget is not None and budget.enabled:
+            objects.append(render_pod_disruption_budget(workload, budget))
+        if scaling is not None:
+            objects.append(_autoscaler(workload, base.spec))
     return objects
 
 
@@ -79,9 +88,11 @@ def _autoscaler(workload: Workload, spec: ComponentSpec) -> Obj:
     }
 
 
-def service_monitor(workload: Workload, spec: ComponentSpec) -> Obj | None:
-    """The component's ServiceMonitor when its metrics and their monitor are enabled."""
-    metrics = spec.metrics
-    if metrics is None or not metrics.enabled or metrics.service_monitor is None or not metrics.service_monitor.enabled:
-        return None
-    return render_service_monitor(workload, metrics.path, metrics.service_monitor, port=workload.port_name)
+def service_monitors(built: list[tuple[Workload, Base]]) -> list[Obj]:
+    """A ServiceMonitor of each component whose metrics and their monitor are enabled."""
+    monitors = []
+    for workload, base in sorted(built, key=lambda pair: MONITORED.index(pair[1].role)):
+        metrics = base.spec.metrics
+        if metrics is not None and metrics.enabled and metrics.service_monitor is not None and metrics.service_monitor.enabled:
+            monitors.append(render_service_monitor(workload, metrics.path, metrics.service_monitor, port=workload.port_name))
+    return monitors

@@ -14,12 +14,13 @@ from collections.abc import Callable
 
 from components.args.platform_spec import PlatformArgs
 from components.render.objects import Obj
-from components.render.platform.availability import budget_and_autoscaler, service_monitor, with_availability_defaults
+from components.render.platform.availability import budgets_and_autoscalers, service_monitors, with_availability_defaults
 from components.render.platform.connections import messaging_config_map
 from components.render.platform.core import core, scripts_config_map
 from components.render.platform.edge import edge_objects
 from components.render.platform.gateway import gateway, global_config_map
 from components.render.platform.network_policies import network_policies
+from components.render.platform.provisioning import deploys_provisioning, provisioning
 from components.render.platform.resolve import Base, Platform, platform_of, platform_workload, workload_objects
 from components.render.platform.services import (
     auth,
@@ -55,8 +56,7 @@ def render_platform(args: PlatformArgs, version: str | None = None) -> list[Obj]
         objects += objects_of(utils)
     objects.append(global_config_map(platform))
     objects += objects_of(gateway)
-    ordered = sorted(built, key=lambda pair: pair[1].role == "utils")  # the operator lists utils's last here
-    for workload, base in ordered:
-        objects += budget_and_autoscaler(workload, base.spec)
-    objects += network_policies(platform) + edge_objects(platform)
-    return objects + [m for workload, base in ordered if (m := service_monitor(workload, base.spec)) is not None]
+    if deploys_provisioning(platform):
+        objects += objects_of(provisioning)
+    objects += budgets_and_autoscalers(built) + network_policies(platform) + edge_objects(platform)
+    return objects + service_monitors(built)
