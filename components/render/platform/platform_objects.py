@@ -16,7 +16,8 @@ from components.args.platform_spec import PlatformArgs
 from components.render.objects import Obj
 from components.render.platform.availability import budgets_and_autoscalers, service_monitors, with_availability_defaults
 from components.render.platform.connections import messaging_config_map
-from components.render.platform.core import core, scripts_config_map
+from components.render.platform.core import core
+from components.render.platform.core_init import scripts_config_map
 from components.render.platform.edge import edge_objects
 from components.render.platform.gateway import gateway, global_config_map
 from components.render.platform.network_policies import network_policies

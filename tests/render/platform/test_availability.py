@@ -135,15 +135,15 @@ def test_budgets_and_autoscalers_follow_every_workload_and_precede_the_network_p
 
 @pytest.mark.parametrize("autoscaling", [None, {"maxReplicas": 4}], ids=["fixed", "autoscaled"])
 def test_a_stateful_set_has_the_deployments_pods_and_its_own_name_for_them(autoscaling):
-    as_deployment = find(render_platform(args_with(core=None)), "Deployment", "core")
-    objects = render_platform(args_with(core={"workloadType": "StatefulSet", "autoscaling": autoscaling}))
-    assert [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"] == "core"] == []
-    stateful = find(objects, "StatefulSet", "core")
+    as_deployment = find(render_platform(args_with()), "Deployment", "scheduler")
+    objects = render_platform(args_with(scheduler={"workloadType": "StatefulSet", "autoscaling": autoscaling}))
+    assert [o for o in objects if o["kind"] == "Deployment" and o["metadata"]["name"] == "scheduler"] == []
+    stateful = find(objects, "StatefulSet", "scheduler")
     assert stateful["apiVersion"] == "apps/v1" and stateful["metadata"] == as_deployment["metadata"]
     assert stateful["spec"]["template"] == as_deployment["spec"]["template"]
-    assert stateful["spec"]["serviceName"] == "core" and "strategy" not in stateful["spec"]
+    assert stateful["spec"]["serviceName"] == "scheduler" and "strategy" not in stateful["spec"]
     if autoscaling is None:
         assert stateful["spec"]["replicas"] == 1
     else:
         assert "replicas" not in stateful["spec"]
-        assert find(objects, "HorizontalPodAutoscaler", "core")["spec"]["scaleTargetRef"]["kind"] == "StatefulSet"
+        assert find(objects, "HorizontalPodAutoscaler", "scheduler")["spec"]["scaleTargetRef"]["kind"] == "StatefulSet"

@@ -131,7 +131,11 @@ def test_commons_containers_volumes_ports_and_whole_objects_come_before_each_com
     objects = render_platform(
         args_with(
             common={**SHARED_COMMON, "trustedCertificates": {"secretRef": "trusted-certificates"}},
-            core={"replicas": 1, "sidecars": [{"name": "own-sidecar", "image": "busybox"}], "secretRefs": [{"name": "own", "type": "env"}]},
+            core={
+                "replicas": 1,
+                "sidecars": [{"name": "own-sidecar", "image": "busybox"}],
+                "secretRefs": [{"name": "own", "type": "env"}],
+            },
         )
     )
     pod = find(objects, "Deployment", "core")["spec"]["template"]["spec"]
