@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from components.render.objects import Obj
+from components.render.platform.connections import messaging
 from components.render.platform.core_init import (
     ADMIN_SCRIPT,
     OPA_PORT,
@@ -107,6 +108,51 @@ def opa_sidecar(platform: Platform) -> Obj:
     }
 
 
+MONITOR = "time-quality-monitor"
+MONITOR_PORT = 8082
+
+
+def time_quality_monitor(platform: Platform) -> Obj | None:
+    """The time-quality monitor beside core, when asked and the version has it (2.19.0 on): the
+    broker's coordinates as core reads them, its own broker user by reference, probed on /health."""
+    monitor = platform.args.core.time_quality_monitor
+    if monitor is None or not monitor.enabled or MONITOR not in platform.bundle.images:
+        return None
+    image, policy = image_of(platform, MONITOR, monitor.image)
+    _, virtual_host = messaging(platform)
+    credentials = monitor.credentials
+    env = [
+        *plain_env([("LISTEN_PORT", str(MONITOR_PORT)), ("LOG_LEVEL", log_level(platform))]),
+        *broker_address_env(),
+        *plain_env([("BROKER_VIRTUAL_HOST", virtual_host)]),
+    ]
+    if credentials is not None and credentials.secret_ref:
+        env += [
+            secret_env("BROKER_USERNAME", credentials.secret_ref, credentials.username_key or "username"),
+            secret_env("BROKER_PASSWORD", credentials.secret_ref, credentials.password_key or "password"),
+        ]
+    health = json.dumps(
+        {
+            "httpGet": {"path": "/health", "port": MONITOR_PORT, "scheme": "HTTP"},
+            "initialDelaySeconds": 5,
+            "timeoutSeconds": 5,
+            "periodSeconds": 10,
+            "successThreshold": 1,
+            "failureThreshold": 3,
+        }
+    )
+    container: Obj = {"name": MONITOR, "image": image, "imagePullPolicy": policy}
+    shared, own = platform.args.common.image, monitor.image
+    command = (own.command if own else None) or (shared.command if shared else None)
+    arguments = (own.args if own else None) or (shared.args if shared else None)
+    container |= {"command": command} if command else {}
+    container |= {"args": arguments} if arguments else {}
+    container |= {"ports": [{"containerPort": MONITOR_PORT}], "env": env}
+    container |= {"livenessProbe": json.loads(health), "readinessProbe": json.loads(health)}
+    container |= {"resources": monitor.resources} if monitor.resources else {}
+    return container | {"securityContext": {"readOnlyRootFilesystem": True}}
+
+
 def core(platform: Platform) -> Base:
     args = platform.args
     pod_env = (
@@ -114,6 +160,8 @@ def core(platform: Platform) -> Base:
         if args.common.proxy.enabled
         else []
     )
+    monitor = time_quality_monitor(platform)
+    monitor_image = args.core.time_quality_monitor.image if args.core.time_quality_monitor else None
     inits = [wait_for_auth(platform)]
     if (variable := instance_id_from_pod_index(platform)) is not None:
         pod_env.append({"name": variable, "valueFrom": {"fieldRef": {"fieldPath": POD_INDEX}}})
@@ -145,7 +193,8 @@ def core(platform: Platform) -> Base:
         readiness=Probe("/api/v1/health/readiness", initial_delay_seconds=15),
         startup=Probe("/api/v1/health/liveness", initial_delay_seconds=15, period_seconds=10, failure_threshold=45),
         init_containers=inits,
-        sidecars=[opa_sidecar(platform)],
+        sidecars=[opa_sidecar(platform), *([monitor] if monitor else [])],
+        pull_secrets=list(monitor_image.pull_secrets) if monitor and monitor_image else [],
         sidecars_first=True,
         recreate=True,
         lifecycle=lifecycle,

@@ -172,6 +172,8 @@ class Base:
     recreate: bool = False
     sidecars_first: bool = False
     lifecycle: Obj | None = None
+    pull_secrets: list[str] = field(default_factory=list)
+    """The pod's further image pull secrets (a sidecar's of its own), after common's and the component's."""
 
 
 def platform_workload(platform: Platform, base: Base) -> Workload:
@@ -184,7 +186,7 @@ def platform_workload(platform: Platform, base: Base) -> Workload:
     additional = plain_env([(e.name, e.value) for e in args.additional_env])
     user_env = plain_env([(e.name, e.value) for e in spec.env])
     probes = spec.probes or ProbesArgs()
-    pull_secrets = list(dict.fromkeys([*shared_image.pull_secrets, *own_image.pull_secrets]))
+    pull_secrets = list(dict.fromkeys([*shared_image.pull_secrets, *own_image.pull_secrets, *base.pull_secrets]))
     port = spec.service.port if spec.service is not None and base.service_ports is None else base.port
     service_ports = base.service_ports or [{"name": base.port_name, "port": port, "targetPort": base.port_name}]
     return Workload(

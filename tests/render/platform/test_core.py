@@ -64,3 +64,36 @@ def test_an_explicit_instance_id_or_a_deployment_takes_no_index():
         workload = next(o for o in objects if o["kind"] in ("Deployment", "StatefulSet") and o["metadata"]["name"] == "core")
         assert [c["name"] for c in workload["spec"]["template"]["spec"]["initContainers"]] == ["wait-for-auth"]
         assert env_of(container(workload, "core")).get("PLATFORM_INSTANCE_ID") in ("7", None)
+
+
+MONITOR = {
+    "enabled": True,
+    "credentials": {"secretRef": "monitor-user", "passwordKey": "pw"},
+    "image": {"pullSecrets": ["private"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("version", "monitor", "runs"), [("2.19.0", MONITOR, True), ("2.18.0", MONITOR, False), ("2.19.0", {"enabled": False}, False)]
+)
+def test_the_time_quality_monitor_runs_beside_core_after_opa_when_asked_and_the_version_has_it(version, monitor, runs):
+    objects = render_platform(args_with(version=version, core={"replicas": 1, "timeQualityMonitor": monitor}))
+    pod = find(objects, "Deployment", "core")["spec"]["template"]["spec"]
+    names = [c["name"] for c in pod["containers"]]
+    if not runs:
+        assert names == ["auth-opa", "core"] and "imagePullSecrets" not in pod
+        return
+    assert names == ["auth-opa", "time-quality-monitor", "core"] and pod["imagePullSecrets"] == [{"name": "private"}]
+    sidecar = container(find(objects, "Deployment", "core"), "time-quality-monitor")
+    assert sidecar["image"] == "hub.omnitrustregistry.com/ilm-private/time-quality-monitor:1.0.0"
+    assert sidecar["ports"] == [{"containerPort": 8082}]
+    assert (
+        sidecar["readinessProbe"]["httpGet"]
+        == {"path": "/health", "port": 8082, "scheme": "HTTP"}
+        == sidecar["livenessProbe"]["httpGet"]
+    )
+    env = env_of(sidecar)
+    assert env["LISTEN_PORT"] == "8082" and env["BROKER_VIRTUAL_HOST"] == "ilm"
+    assert env["BROKER_HOST"] == {"configMapKeyRef": {"name": "messaging-configmap", "key": "messaging.host"}}
+    assert env["BROKER_PASSWORD"] == {"secretKeyRef": {"name": "monitor-user", "key": "pw"}}
+    assert env["BROKER_USERNAME"] == {"secretKeyRef": {"name": "monitor-user", "key": "username"}}
