@@ -34,6 +34,10 @@ time spread over every core, against its wall time (a split can beat it only by 
 in all, as ``up`` does: its checkpoints cost the square of a stack's size). State in
 ``PULUMI_BACKEND_URL`` when set (e.g. the team's PostgreSQL), else a ``file://`` folder.
 Writes ``<out>/split.json``.
+
+``--platform N``: a stack of one platform and N connectors against the same N connectors alone
+(render mode), preview, up and no-op up, ``--rounds`` rounds interleaved: the medians, the ratio
+with / without and its spread. Writes ``<out>/platform-stack.json``.
 """
 
 from __future__ import annotations

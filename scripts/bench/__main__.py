@@ -29,6 +29,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--fleet-stack-size", type=int, default=25, help="--fleet: connectors per stack, the current way")
     parser.add_argument("--fleet-every-size", action="store_true", help="--fleet: the way before at every size, not the largest")
     parser.add_argument("--fleet-now-only", action="store_true", help="--fleet: the current way alone (no --checkpoints way)")
+    parser.add_argument("--platform", type=int, metavar="N", help="a stack of one platform and N connectors against N alone")
     parser.add_argument("--parallel", type=int, default=os.cpu_count() or 2)
     parser.add_argument(
         "--sdk-defaults",
@@ -61,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         return fleet_benchmark(
             options.fleet, options.fleet_stack_size, options.parallel, out, options.fleet_every_size, options.fleet_now_only
         )
+    if options.platform:
+        from scripts.bench.platform_stack import platform_benchmark
+
+        return platform_benchmark(options.platform, options.rounds, out)
     if options.split:
         from scripts.bench.split import split_benchmark
 
