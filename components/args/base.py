@@ -11,7 +11,12 @@ from pydantic.alias_generators import to_camel
 from components.args.fields import DnsLabel, Labels
 from components.args.problems import InvalidArgumentsError, describe, kind_of
 
-__all__ = ["FROM_OPERATOR", "EntryIdentity", "Identity", "Model", "validated"]
+__all__ = ["FROM_OPERATOR", "EntryIdentity", "Identity", "Model", "NotInPackage", "validated"]
+
+
+class NotInPackage:
+    """Marks a field the component package's schema leaves out, for no other language can give
+    it: a Python program's own resource object, a stack file's name of one of its platforms."""
 
 
 class Model(BaseModel):

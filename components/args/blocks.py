@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from components.args import kube_schema
-from components.args.base import Model
+from components.args.base import Model, NotInPackage
 from components.args.fields import (
     IMAGE_NAME,
     IMAGE_NAME_MAX,
@@ -162,7 +162,7 @@ class _RefArgs(Model):
     """Consumed as environment variables or as a mounted volume."""
     mount_path: AbsolutePath | None = None
     """Where the volume is mounted; required for type volume."""
-    source: Annotated[Any, AfterValidator(_resource_or_none)] = None
+    source: Annotated[Any, AfterValidator(_resource_or_none), NotInPackage()] = None
     """Python only: the program's own Secret / ConfigMap resource named ``name``; its data
     output feeds the checksum and nothing is read from the cluster."""
 

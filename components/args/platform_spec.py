@@ -121,7 +121,7 @@ class CommonArgs(Model):
         return self
 
 
-class NetworkPolicyArgs(Model):
+class PlatformNetworkPolicyArgs(Model):
     """The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only)."""
 
     enabled: bool = True
@@ -155,7 +155,7 @@ class PlatformSpec(Model):
     """The high-availability profile (none: off)."""
     additional_env: list[EnvVarArgs] = []
     """Plain environment variables of every component, under each component's own."""
-    network_policy: NetworkPolicyArgs | None = None
+    network_policy: PlatformNetworkPolicyArgs | None = None
     """The default-deny NetworkPolicies (none: rendered, the operator's default)."""
     core: CoreArgs = CoreArgs()
     """Core."""

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, Field, JsonValue, model_validator
 
-from components.args.base import Model
+from components.args.base import Model, NotInPackage
 from components.args.fields import STRING, DnsLabel, NonEmpty, SecretKeyName, StrInput, str_input
 from components.args.kube_schema import bounded
 from components.bounded_http.header_rules import HEADER_RULE, PEM_MARK, header_value_problem
@@ -133,7 +133,7 @@ class RegistrationArgs(Model):
     that is an input of the registration takes its description from the contract's table."""
 
     platform_url: Annotated[StrInput | None, _told("platformUrl")] = None
-    platform: DnsLabel | None = None
+    platform: Annotated[DnsLabel | None, NotInPackage()] = None
     """Instead of platformUrl, in a stack file: the name of a platform of the same stack to register
     with (its core's in-cluster API; the registration waits until that core is ready). A program
     passes a ``PlatformComponent``'s ``api_endpoint`` as platformUrl instead."""

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from components.args.base import NotInPackage
 from components.args.connector_spec import ConnectorArgs
 from components.args.fields import digest, image_tag, int_or_percent, str_input
 from components.args.platform_spec import PlatformArgs
@@ -54,9 +55,12 @@ LANGUAGES = {
 Kubernetes SDK each needs for the free-form blocks' types (the README shows these names)."""
 TYPE_NAMES = {"RegistrationArgs": "ConnectorRegistration"}
 """Object types whose model's name is a resource's (Go would generate ``RegistrationTypeArgs``)."""
-PYTHON_ONLY = {"source", "platform"}
-"""Fields not in the schema: those only a Python caller can give (a resource object of the same
-program), and a registration's ``platform`` (a stack file's; a program passes ``platformUrl``)."""
+
+
+def in_package(info: FieldInfo) -> bool:
+    """Whether a field is in the schema: all but those marked ``NotInPackage``."""
+    return not any(isinstance(item, NotInPackage) for item in info.metadata)
+
 
 # Argument types that are ``Any`` to pydantic (so that a Python caller may pass an Output) but
 # have one wire type: the validator that checks them says which.
@@ -93,6 +97,8 @@ def pascal(name: str) -> str:
 class SchemaBuilder:
     def __init__(self) -> None:
         self.types: dict[str, dict[str, Any]] = {}
+        self.models: dict[str, type[BaseModel]] = {}
+        """The model of each object type: two models of one name would be one type to other languages."""
 
     def token(self, name: str) -> str:
         return f"{PACKAGE}:index:{name}"
@@ -102,6 +108,8 @@ class SchemaBuilder:
 
     def object_type(self, model: type[BaseModel]) -> dict[str, Any]:
         token = self.token(type_name(model))
+        if self.models.setdefault(token, model) is not model:
+            raise TypeError(f"{model.__module__}.{model.__name__} and {self.models[token].__name__} are both {token}: rename one")
         if token not in self.types:
             self.types[token] = {}  # reserved first: models may nest themselves
             properties, required = self.properties(model)
@@ -126,7 +134,7 @@ class SchemaBuilder:
         properties: dict[str, Any] = {}
         required: list[str] = []
         for field_name, info in model.model_fields.items():
-            if field_name in PYTHON_ONLY:
+            if not in_package(info):
                 continue
             alias = info.alias or field_name
             spec = self.field_type(model, alias, info)

@@ -191,10 +191,11 @@ def test_package_get_schema_matches_the_models(yaml_engine):
     from pydantic import BaseModel
 
     from components.args.connector_spec import ConnectorArgs
+    from components.args.platform_spec import PlatformArgs
     from components.args.proxy_spec import ProxyArgs
-    from components.machinery.component_outputs import ConnectorOutputs, ProxyOutputs
+    from components.machinery.component_outputs import ConnectorOutputs, PlatformOutputs, ProxyOutputs
     from components.package.models import PackageOptions
-    from components.package.schema import PYTHON_ONLY
+    from components.package.schema import in_package
 
     env = {k: v for k, v in yaml_engine.items() if k != "TOOLS_BIN"}
     pulumi = pathlib.Path(yaml_engine["TOOLS_BIN"]) / "pulumi"
@@ -227,7 +228,7 @@ def test_package_get_schema_matches_the_models(yaml_engine):
     checked: set[str] = set()
 
     def check(model: type[BaseModel], properties: dict[str, Any], required: list[str], where: str) -> None:
-        fields = {alias: info for alias, info in model_fields(model).items() if alias not in PYTHON_ONLY}
+        fields = {alias: info for alias, info in model_fields(model).items() if in_package(info)}
         assert set(properties) == set(fields), where
         assert set(required) == {alias for alias, info in fields.items() if info.is_required()}, where
         for alias, info in fields.items():
@@ -247,6 +248,7 @@ def test_package_get_schema_matches_the_models(yaml_engine):
     for token, args, outputs in (
         ("connectors:index:Connector", ConnectorArgs, ConnectorOutputs),
         ("connectors:index:Proxy", ProxyArgs, ProxyOutputs),
+        ("connectors:index:Platform", PlatformArgs, PlatformOutputs),
     ):
         resource = schema["resources"][token]
         assert resource["isComponent"] is True
@@ -258,6 +260,8 @@ def test_package_get_schema_matches_the_models(yaml_engine):
     assert (
         schema["resources"]["connectors:index:Connector"]["inputProperties"]["image"]["$ref"] == "#/types/connectors:index:Image"
     )
+    admin_certificate = types["connectors:index:AdminCertificate"]["properties"]
+    assert "source" in admin_certificate, "a field called source is the package's unless marked NotInPackage"
     assert copy.deepcopy(schema)["version"] == "0.1.0"
 
 
@@ -341,3 +345,50 @@ def test_a_plain_pulumi_up_killed_while_an_answer_is_lost_registers_each_connect
     sent = len(double.calls)
     assert changes(stack.up().summary.resource_changes) == {}
     assert len(double.calls) == sent, "a no-op rerun sends nothing"
+
+
+def test_a_platform_and_its_connector_from_yaml_render_what_the_python_program_renders(yaml_stack, make_stack, tmp_path):
+    """``connectors:index:Platform`` in a YAML program: its outputs, and a connector of the same
+    program told its API address by the platform (an output passed on), as a stack file does it."""
+    from ..support.operator_platform import minimal_spec
+
+    render_dir = tmp_path / "r"
+    spec = minimal_spec()
+    connector = {"name": "payments", "namespace": "ilm", "image": {"repository": "r.example/payments", "tag": "1.0"}}
+    program = {
+        "name": "platform-consumer",
+        "runtime": "yaml",
+        "resources": {
+            "render": {"type": "pulumi:providers:kubernetes", "properties": {"renderYamlToDirectory": str(render_dir)}},
+            "ilm": {
+                "type": "connectors:index:Platform",
+                "properties": {"name": "ilm", "namespace": "ilm", "readReferences": False, **spec},
+                "options": {"providers": ["${render}"]},
+            },
+            "payments": {
+                "type": CONNECTOR,
+                "properties": {**connector, "env": [{"name": "CORE_API", "value": "${ilm.apiEndpoint}"}]},
+                "options": {"providers": ["${render}"]},
+            },
+        },
+        "outputs": {"api": "${ilm.apiEndpoint}", "version": "${ilm.version}"},
+    }
+    stack = yaml_stack(program, name="platform")
+    up = stack.up()
+    assert up.outputs["api"].value == "http://core.ilm.svc.cluster.local:8080/api" and up.outputs["version"].value == "2.19.0"
+    assert changes(stack.up().summary.resource_changes) == {}
+
+    python = make_stack([], name="python-platform")
+    python.stack.set_config(
+        "connectors:platforms", auto.ConfigValue(json.dumps([{"name": "ilm", "namespace": "ilm", "spec": spec}]))
+    )
+    entry = {
+        "name": "payments",
+        "namespace": "ilm",
+        "spec": {"image": connector["image"], "env": [{"name": "CORE_API", "value": up.outputs["api"].value}]},
+    }
+    python.stack.set_config("connectors:connectors", auto.ConfigValue(json.dumps([entry])))
+    python.up()
+    from_yaml, from_python = objects_in(render_dir), objects_in(python.render_dir)
+    assert ("Deployment", "ilm", "core") in from_yaml and ("Deployment", "ilm", "payments") in from_yaml
+    assert from_yaml == from_python

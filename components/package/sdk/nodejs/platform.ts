@@ -175,7 +175,7 @@ export interface PlatformArgs {
     /**
      * The default-deny NetworkPolicies (none: rendered, the operator's default).
      */
-    networkPolicy?: pulumi.Input<inputs.NetworkPolicyArgs | undefined>;
+    networkPolicy?: pulumi.Input<inputs.PlatformNetworkPolicyArgs | undefined>;
     /**
      * Proxy provisioning.
      */

@@ -87,7 +87,7 @@ type platformArgs struct {
 	// The namespace of every object.
 	Namespace *string `pulumi:"namespace"`
 	// The default-deny NetworkPolicies (none: rendered, the operator's default).
-	NetworkPolicy *NetworkPolicy `pulumi:"networkPolicy"`
+	NetworkPolicy *PlatformNetworkPolicy `pulumi:"networkPolicy"`
 	// Proxy provisioning.
 	Provisioning *Provisioning `pulumi:"provisioning"`
 	// Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.
@@ -143,7 +143,7 @@ type PlatformArgs struct {
 	// The namespace of every object.
 	Namespace pulumi.StringPtrInput
 	// The default-deny NetworkPolicies (none: rendered, the operator's default).
-	NetworkPolicy NetworkPolicyPtrInput
+	NetworkPolicy PlatformNetworkPolicyPtrInput
 	// Proxy provisioning.
 	Provisioning ProvisioningPtrInput
 	// Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.

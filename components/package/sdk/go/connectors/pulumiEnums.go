@@ -10,6 +10,172 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The values AdminCertificate.source takes.
+type AdminCertificateSource string
+
+const (
+	AdminCertificateSourceProvided  = AdminCertificateSource("provided")
+	AdminCertificateSourceGenerated = AdminCertificateSource("generated")
+)
+
+func (AdminCertificateSource) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminCertificateSource)(nil)).Elem()
+}
+
+func (e AdminCertificateSource) ToAdminCertificateSourceOutput() AdminCertificateSourceOutput {
+	return pulumi.ToOutput(e).(AdminCertificateSourceOutput)
+}
+
+func (e AdminCertificateSource) ToAdminCertificateSourceOutputWithContext(ctx context.Context) AdminCertificateSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AdminCertificateSourceOutput)
+}
+
+func (e AdminCertificateSource) ToAdminCertificateSourcePtrOutput() AdminCertificateSourcePtrOutput {
+	return e.ToAdminCertificateSourcePtrOutputWithContext(context.Background())
+}
+
+func (e AdminCertificateSource) ToAdminCertificateSourcePtrOutputWithContext(ctx context.Context) AdminCertificateSourcePtrOutput {
+	return AdminCertificateSource(e).ToAdminCertificateSourceOutputWithContext(ctx).ToAdminCertificateSourcePtrOutputWithContext(ctx)
+}
+
+func (e AdminCertificateSource) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdminCertificateSource) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AdminCertificateSource) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AdminCertificateSource) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AdminCertificateSourceOutput struct{ *pulumi.OutputState }
+
+func (AdminCertificateSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AdminCertificateSource)(nil)).Elem()
+}
+
+func (o AdminCertificateSourceOutput) ToAdminCertificateSourceOutput() AdminCertificateSourceOutput {
+	return o
+}
+
+func (o AdminCertificateSourceOutput) ToAdminCertificateSourceOutputWithContext(ctx context.Context) AdminCertificateSourceOutput {
+	return o
+}
+
+func (o AdminCertificateSourceOutput) ToAdminCertificateSourcePtrOutput() AdminCertificateSourcePtrOutput {
+	return o.ToAdminCertificateSourcePtrOutputWithContext(context.Background())
+}
+
+func (o AdminCertificateSourceOutput) ToAdminCertificateSourcePtrOutputWithContext(ctx context.Context) AdminCertificateSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AdminCertificateSource) *AdminCertificateSource {
+		return &v
+	}).(AdminCertificateSourcePtrOutput)
+}
+
+func (o AdminCertificateSourceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AdminCertificateSourceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdminCertificateSource) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AdminCertificateSourceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdminCertificateSourceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AdminCertificateSource) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AdminCertificateSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (AdminCertificateSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AdminCertificateSource)(nil)).Elem()
+}
+
+func (o AdminCertificateSourcePtrOutput) ToAdminCertificateSourcePtrOutput() AdminCertificateSourcePtrOutput {
+	return o
+}
+
+func (o AdminCertificateSourcePtrOutput) ToAdminCertificateSourcePtrOutputWithContext(ctx context.Context) AdminCertificateSourcePtrOutput {
+	return o
+}
+
+func (o AdminCertificateSourcePtrOutput) Elem() AdminCertificateSourceOutput {
+	return o.ApplyT(func(v *AdminCertificateSource) AdminCertificateSource {
+		if v != nil {
+			return *v
+		}
+		var ret AdminCertificateSource
+		return ret
+	}).(AdminCertificateSourceOutput)
+}
+
+func (o AdminCertificateSourcePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AdminCertificateSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AdminCertificateSource) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AdminCertificateSourceInput is an input type that accepts values of the AdminCertificateSource enum
+// A concrete instance of `AdminCertificateSourceInput` can be one of the following:
+//
+//	AdminCertificateSourceProvided
+//	AdminCertificateSourceGenerated
+type AdminCertificateSourceInput interface {
+	pulumi.Input
+
+	ToAdminCertificateSourceOutput() AdminCertificateSourceOutput
+	ToAdminCertificateSourceOutputWithContext(context.Context) AdminCertificateSourceOutput
+}
+
+var adminCertificateSourcePtrType = reflect.TypeOf((**AdminCertificateSource)(nil)).Elem()
+
+type AdminCertificateSourcePtrInput interface {
+	pulumi.Input
+
+	ToAdminCertificateSourcePtrOutput() AdminCertificateSourcePtrOutput
+	ToAdminCertificateSourcePtrOutputWithContext(context.Context) AdminCertificateSourcePtrOutput
+}
+
+type adminCertificateSourcePtr string
+
+func AdminCertificateSourcePtr(v string) AdminCertificateSourcePtrInput {
+	return (*adminCertificateSourcePtr)(&v)
+}
+
+func (*adminCertificateSourcePtr) ElementType() reflect.Type {
+	return adminCertificateSourcePtrType
+}
+
+func (in *adminCertificateSourcePtr) ToAdminCertificateSourcePtrOutput() AdminCertificateSourcePtrOutput {
+	return pulumi.ToOutput(in).(AdminCertificateSourcePtrOutput)
+}
+
+func (in *adminCertificateSourcePtr) ToAdminCertificateSourcePtrOutputWithContext(ctx context.Context) AdminCertificateSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AdminCertificateSourcePtrOutput)
+}
+
 // The values AuthOpaPolicies.workloadType takes.
 type AuthOpaPoliciesWorkloadType string
 
@@ -1846,6 +2012,176 @@ func (in *databaseModePtr) ToDatabaseModePtrOutput() DatabaseModePtrOutput {
 
 func (in *databaseModePtr) ToDatabaseModePtrOutputWithContext(ctx context.Context) DatabaseModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(DatabaseModePtrOutput)
+}
+
+// The values EdgeTls.source takes.
+type EdgeTlsSource string
+
+const (
+	EdgeTlsSourceInternal    = EdgeTlsSource("internal")
+	EdgeTlsSourceLetsEncrypt = EdgeTlsSource("letsEncrypt")
+	EdgeTlsSourceSecret      = EdgeTlsSource("secret")
+	EdgeTlsSourceIssuerRef   = EdgeTlsSource("issuerRef")
+)
+
+func (EdgeTlsSource) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeTlsSource)(nil)).Elem()
+}
+
+func (e EdgeTlsSource) ToEdgeTlsSourceOutput() EdgeTlsSourceOutput {
+	return pulumi.ToOutput(e).(EdgeTlsSourceOutput)
+}
+
+func (e EdgeTlsSource) ToEdgeTlsSourceOutputWithContext(ctx context.Context) EdgeTlsSourceOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(EdgeTlsSourceOutput)
+}
+
+func (e EdgeTlsSource) ToEdgeTlsSourcePtrOutput() EdgeTlsSourcePtrOutput {
+	return e.ToEdgeTlsSourcePtrOutputWithContext(context.Background())
+}
+
+func (e EdgeTlsSource) ToEdgeTlsSourcePtrOutputWithContext(ctx context.Context) EdgeTlsSourcePtrOutput {
+	return EdgeTlsSource(e).ToEdgeTlsSourceOutputWithContext(ctx).ToEdgeTlsSourcePtrOutputWithContext(ctx)
+}
+
+func (e EdgeTlsSource) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EdgeTlsSource) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e EdgeTlsSource) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e EdgeTlsSource) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type EdgeTlsSourceOutput struct{ *pulumi.OutputState }
+
+func (EdgeTlsSourceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EdgeTlsSource)(nil)).Elem()
+}
+
+func (o EdgeTlsSourceOutput) ToEdgeTlsSourceOutput() EdgeTlsSourceOutput {
+	return o
+}
+
+func (o EdgeTlsSourceOutput) ToEdgeTlsSourceOutputWithContext(ctx context.Context) EdgeTlsSourceOutput {
+	return o
+}
+
+func (o EdgeTlsSourceOutput) ToEdgeTlsSourcePtrOutput() EdgeTlsSourcePtrOutput {
+	return o.ToEdgeTlsSourcePtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTlsSourceOutput) ToEdgeTlsSourcePtrOutputWithContext(ctx context.Context) EdgeTlsSourcePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v EdgeTlsSource) *EdgeTlsSource {
+		return &v
+	}).(EdgeTlsSourcePtrOutput)
+}
+
+func (o EdgeTlsSourceOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o EdgeTlsSourceOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EdgeTlsSource) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o EdgeTlsSourceOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTlsSourceOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e EdgeTlsSource) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type EdgeTlsSourcePtrOutput struct{ *pulumi.OutputState }
+
+func (EdgeTlsSourcePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**EdgeTlsSource)(nil)).Elem()
+}
+
+func (o EdgeTlsSourcePtrOutput) ToEdgeTlsSourcePtrOutput() EdgeTlsSourcePtrOutput {
+	return o
+}
+
+func (o EdgeTlsSourcePtrOutput) ToEdgeTlsSourcePtrOutputWithContext(ctx context.Context) EdgeTlsSourcePtrOutput {
+	return o
+}
+
+func (o EdgeTlsSourcePtrOutput) Elem() EdgeTlsSourceOutput {
+	return o.ApplyT(func(v *EdgeTlsSource) EdgeTlsSource {
+		if v != nil {
+			return *v
+		}
+		var ret EdgeTlsSource
+		return ret
+	}).(EdgeTlsSourceOutput)
+}
+
+func (o EdgeTlsSourcePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o EdgeTlsSourcePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *EdgeTlsSource) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// EdgeTlsSourceInput is an input type that accepts values of the EdgeTlsSource enum
+// A concrete instance of `EdgeTlsSourceInput` can be one of the following:
+//
+//	EdgeTlsSourceInternal
+//	EdgeTlsSourceLetsEncrypt
+//	EdgeTlsSourceSecret
+//	EdgeTlsSourceIssuerRef
+type EdgeTlsSourceInput interface {
+	pulumi.Input
+
+	ToEdgeTlsSourceOutput() EdgeTlsSourceOutput
+	ToEdgeTlsSourceOutputWithContext(context.Context) EdgeTlsSourceOutput
+}
+
+var edgeTlsSourcePtrType = reflect.TypeOf((**EdgeTlsSource)(nil)).Elem()
+
+type EdgeTlsSourcePtrInput interface {
+	pulumi.Input
+
+	ToEdgeTlsSourcePtrOutput() EdgeTlsSourcePtrOutput
+	ToEdgeTlsSourcePtrOutputWithContext(context.Context) EdgeTlsSourcePtrOutput
+}
+
+type edgeTlsSourcePtr string
+
+func EdgeTlsSourcePtr(v string) EdgeTlsSourcePtrInput {
+	return (*edgeTlsSourcePtr)(&v)
+}
+
+func (*edgeTlsSourcePtr) ElementType() reflect.Type {
+	return edgeTlsSourcePtrType
+}
+
+func (in *edgeTlsSourcePtr) ToEdgeTlsSourcePtrOutput() EdgeTlsSourcePtrOutput {
+	return pulumi.ToOutput(in).(EdgeTlsSourcePtrOutput)
+}
+
+func (in *edgeTlsSourcePtr) ToEdgeTlsSourcePtrOutputWithContext(ctx context.Context) EdgeTlsSourcePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(EdgeTlsSourcePtrOutput)
 }
 
 // The values Edge.type takes.
@@ -5179,6 +5515,8 @@ func (in *utilsWorkloadTypePtr) ToUtilsWorkloadTypePtrOutputWithContext(ctx cont
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminCertificateSourceInput)(nil)).Elem(), AdminCertificateSource("provided"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AdminCertificateSourcePtrInput)(nil)).Elem(), AdminCertificateSource("provided"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesWorkloadTypeInput)(nil)).Elem(), AuthOpaPoliciesWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthOpaPoliciesWorkloadTypePtrInput)(nil)).Elem(), AuthOpaPoliciesWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AuthSyncPolicyInput)(nil)).Elem(), AuthSyncPolicy("create-only"))
@@ -5201,6 +5539,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CoreWorkloadTypePtrInput)(nil)).Elem(), CoreWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabaseModeInput)(nil)).Elem(), DatabaseMode("external"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabaseModePtrInput)(nil)).Elem(), DatabaseMode("external"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTlsSourceInput)(nil)).Elem(), EdgeTlsSource("internal"))
+	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTlsSourcePtrInput)(nil)).Elem(), EdgeTlsSource("internal"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTypeInput)(nil)).Elem(), EdgeType("ingress"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EdgeTypePtrInput)(nil)).Elem(), EdgeType("ingress"))
 	pulumi.RegisterInputType(reflect.TypeOf((*EmptyDirMediumInput)(nil)).Elem(), EmptyDirMedium(""))
@@ -5241,6 +5581,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StrategyTypePtrInput)(nil)).Elem(), StrategyType("Recreate"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UtilsWorkloadTypeInput)(nil)).Elem(), UtilsWorkloadType("Deployment"))
 	pulumi.RegisterInputType(reflect.TypeOf((*UtilsWorkloadTypePtrInput)(nil)).Elem(), UtilsWorkloadType("Deployment"))
+	pulumi.RegisterOutputType(AdminCertificateSourceOutput{})
+	pulumi.RegisterOutputType(AdminCertificateSourcePtrOutput{})
 	pulumi.RegisterOutputType(AuthOpaPoliciesWorkloadTypeOutput{})
 	pulumi.RegisterOutputType(AuthOpaPoliciesWorkloadTypePtrOutput{})
 	pulumi.RegisterOutputType(AuthSyncPolicyOutput{})
@@ -5263,6 +5605,8 @@ func init() {
 	pulumi.RegisterOutputType(CoreWorkloadTypePtrOutput{})
 	pulumi.RegisterOutputType(DatabaseModeOutput{})
 	pulumi.RegisterOutputType(DatabaseModePtrOutput{})
+	pulumi.RegisterOutputType(EdgeTlsSourceOutput{})
+	pulumi.RegisterOutputType(EdgeTlsSourcePtrOutput{})
 	pulumi.RegisterOutputType(EdgeTypeOutput{})
 	pulumi.RegisterOutputType(EdgeTypePtrOutput{})
 	pulumi.RegisterOutputType(EmptyDirMediumOutput{})

@@ -26,6 +26,8 @@ type AdminCertificate struct {
 	PrivateKeyKey *string `pulumi:"privateKeyKey"`
 	// The administrator's kubernetes.io/tls Secret; required for source provided.
 	SecretRef *string `pulumi:"secretRef"`
+	// Your Secret (provided), or a certificate cert-manager issues (generated).
+	Source *AdminCertificateSource `pulumi:"source"`
 }
 
 // AdminCertificateInput is an input type that accepts AdminCertificateArgs and AdminCertificateOutput values.
@@ -51,6 +53,8 @@ type AdminCertificateArgs struct {
 	PrivateKeyKey pulumi.StringPtrInput `pulumi:"privateKeyKey"`
 	// The administrator's kubernetes.io/tls Secret; required for source provided.
 	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+	// Your Secret (provided), or a certificate cert-manager issues (generated).
+	Source AdminCertificateSourcePtrInput `pulumi:"source"`
 }
 
 func (AdminCertificateArgs) ElementType() reflect.Type {
@@ -156,6 +160,11 @@ func (o AdminCertificateOutput) SecretRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AdminCertificate) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
 }
 
+// Your Secret (provided), or a certificate cert-manager issues (generated).
+func (o AdminCertificateOutput) Source() AdminCertificateSourcePtrOutput {
+	return o.ApplyT(func(v AdminCertificate) *AdminCertificateSource { return v.Source }).(AdminCertificateSourcePtrOutput)
+}
+
 type AdminCertificatePtrOutput struct{ *pulumi.OutputState }
 
 func (AdminCertificatePtrOutput) ElementType() reflect.Type {
@@ -228,6 +237,16 @@ func (o AdminCertificatePtrOutput) SecretRef() pulumi.StringPtrOutput {
 		}
 		return v.SecretRef
 	}).(pulumi.StringPtrOutput)
+}
+
+// Your Secret (provided), or a certificate cert-manager issues (generated).
+func (o AdminCertificatePtrOutput) Source() AdminCertificateSourcePtrOutput {
+	return o.ApplyT(func(v *AdminCertificate) *AdminCertificateSource {
+		if v == nil {
+			return nil
+		}
+		return v.Source
+	}).(AdminCertificateSourcePtrOutput)
 }
 
 // An administrator of the platform, for the calls beyond registering: a bearer JWT, or a client certificate and key (PEM) for mTLS at the platform's gateway, given as values (secret config, or Outputs from Python) or as a Secret to read. Always secret in state.
@@ -6174,6 +6193,8 @@ type EdgeTls struct {
 	LetsEncrypt *LetsEncrypt `pulumi:"letsEncrypt"`
 	// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
 	SecretRef *string `pulumi:"secretRef"`
+	// A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+	Source *EdgeTlsSource `pulumi:"source"`
 }
 
 // EdgeTlsInput is an input type that accepts EdgeTlsArgs and EdgeTlsOutput values.
@@ -6195,6 +6216,8 @@ type EdgeTlsArgs struct {
 	LetsEncrypt LetsEncryptPtrInput `pulumi:"letsEncrypt"`
 	// The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
 	SecretRef pulumi.StringPtrInput `pulumi:"secretRef"`
+	// A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+	Source EdgeTlsSourcePtrInput `pulumi:"source"`
 }
 
 func (EdgeTlsArgs) ElementType() reflect.Type {
@@ -6290,6 +6313,11 @@ func (o EdgeTlsOutput) SecretRef() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v EdgeTls) *string { return v.SecretRef }).(pulumi.StringPtrOutput)
 }
 
+// A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+func (o EdgeTlsOutput) Source() EdgeTlsSourcePtrOutput {
+	return o.ApplyT(func(v EdgeTls) *EdgeTlsSource { return v.Source }).(EdgeTlsSourcePtrOutput)
+}
+
 type EdgeTlsPtrOutput struct{ *pulumi.OutputState }
 
 func (EdgeTlsPtrOutput) ElementType() reflect.Type {
@@ -6342,6 +6370,16 @@ func (o EdgeTlsPtrOutput) SecretRef() pulumi.StringPtrOutput {
 		}
 		return v.SecretRef
 	}).(pulumi.StringPtrOutput)
+}
+
+// A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+func (o EdgeTlsPtrOutput) Source() EdgeTlsSourcePtrOutput {
+	return o.ApplyT(func(v *EdgeTls) *EdgeTlsSource {
+		if v == nil {
+			return nil
+		}
+		return v.Source
+	}).(EdgeTlsSourcePtrOutput)
 }
 
 // A scratch volume, on node storage or in memory.
@@ -12178,6 +12216,165 @@ func (o PgBouncerPtrOutput) Parameters() pulumi.StringMapOutput {
 		}
 		return v.Parameters
 	}).(pulumi.StringMapOutput)
+}
+
+// The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+type PlatformNetworkPolicy struct {
+	// Render the NetworkPolicies.
+	Enabled *bool `pulumi:"enabled"`
+	// The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+	IngressNamespace *string `pulumi:"ingressNamespace"`
+}
+
+// PlatformNetworkPolicyInput is an input type that accepts PlatformNetworkPolicyArgs and PlatformNetworkPolicyOutput values.
+// You can construct a concrete instance of `PlatformNetworkPolicyInput` via:
+//
+//	PlatformNetworkPolicyArgs{...}
+type PlatformNetworkPolicyInput interface {
+	pulumi.Input
+
+	ToPlatformNetworkPolicyOutput() PlatformNetworkPolicyOutput
+	ToPlatformNetworkPolicyOutputWithContext(context.Context) PlatformNetworkPolicyOutput
+}
+
+// The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+type PlatformNetworkPolicyArgs struct {
+	// Render the NetworkPolicies.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+	IngressNamespace pulumi.StringPtrInput `pulumi:"ingressNamespace"`
+}
+
+func (PlatformNetworkPolicyArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformNetworkPolicy)(nil)).Elem()
+}
+
+func (i PlatformNetworkPolicyArgs) ToPlatformNetworkPolicyOutput() PlatformNetworkPolicyOutput {
+	return i.ToPlatformNetworkPolicyOutputWithContext(context.Background())
+}
+
+func (i PlatformNetworkPolicyArgs) ToPlatformNetworkPolicyOutputWithContext(ctx context.Context) PlatformNetworkPolicyOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlatformNetworkPolicyOutput)
+}
+
+func (i PlatformNetworkPolicyArgs) ToPlatformNetworkPolicyPtrOutput() PlatformNetworkPolicyPtrOutput {
+	return i.ToPlatformNetworkPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i PlatformNetworkPolicyArgs) ToPlatformNetworkPolicyPtrOutputWithContext(ctx context.Context) PlatformNetworkPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlatformNetworkPolicyOutput).ToPlatformNetworkPolicyPtrOutputWithContext(ctx)
+}
+
+// PlatformNetworkPolicyPtrInput is an input type that accepts PlatformNetworkPolicyArgs, PlatformNetworkPolicyPtr and PlatformNetworkPolicyPtrOutput values.
+// You can construct a concrete instance of `PlatformNetworkPolicyPtrInput` via:
+//
+//	        PlatformNetworkPolicyArgs{...}
+//
+//	or:
+//
+//	        nil
+type PlatformNetworkPolicyPtrInput interface {
+	pulumi.Input
+
+	ToPlatformNetworkPolicyPtrOutput() PlatformNetworkPolicyPtrOutput
+	ToPlatformNetworkPolicyPtrOutputWithContext(context.Context) PlatformNetworkPolicyPtrOutput
+}
+
+type platformNetworkPolicyPtrType PlatformNetworkPolicyArgs
+
+func PlatformNetworkPolicyPtr(v *PlatformNetworkPolicyArgs) PlatformNetworkPolicyPtrInput {
+	return (*platformNetworkPolicyPtrType)(v)
+}
+
+func (*platformNetworkPolicyPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlatformNetworkPolicy)(nil)).Elem()
+}
+
+func (i *platformNetworkPolicyPtrType) ToPlatformNetworkPolicyPtrOutput() PlatformNetworkPolicyPtrOutput {
+	return i.ToPlatformNetworkPolicyPtrOutputWithContext(context.Background())
+}
+
+func (i *platformNetworkPolicyPtrType) ToPlatformNetworkPolicyPtrOutputWithContext(ctx context.Context) PlatformNetworkPolicyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(PlatformNetworkPolicyPtrOutput)
+}
+
+// The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+type PlatformNetworkPolicyOutput struct{ *pulumi.OutputState }
+
+func (PlatformNetworkPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PlatformNetworkPolicy)(nil)).Elem()
+}
+
+func (o PlatformNetworkPolicyOutput) ToPlatformNetworkPolicyOutput() PlatformNetworkPolicyOutput {
+	return o
+}
+
+func (o PlatformNetworkPolicyOutput) ToPlatformNetworkPolicyOutputWithContext(ctx context.Context) PlatformNetworkPolicyOutput {
+	return o
+}
+
+func (o PlatformNetworkPolicyOutput) ToPlatformNetworkPolicyPtrOutput() PlatformNetworkPolicyPtrOutput {
+	return o.ToPlatformNetworkPolicyPtrOutputWithContext(context.Background())
+}
+
+func (o PlatformNetworkPolicyOutput) ToPlatformNetworkPolicyPtrOutputWithContext(ctx context.Context) PlatformNetworkPolicyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PlatformNetworkPolicy) *PlatformNetworkPolicy {
+		return &v
+	}).(PlatformNetworkPolicyPtrOutput)
+}
+
+// Render the NetworkPolicies.
+func (o PlatformNetworkPolicyOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v PlatformNetworkPolicy) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+func (o PlatformNetworkPolicyOutput) IngressNamespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v PlatformNetworkPolicy) *string { return v.IngressNamespace }).(pulumi.StringPtrOutput)
+}
+
+type PlatformNetworkPolicyPtrOutput struct{ *pulumi.OutputState }
+
+func (PlatformNetworkPolicyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PlatformNetworkPolicy)(nil)).Elem()
+}
+
+func (o PlatformNetworkPolicyPtrOutput) ToPlatformNetworkPolicyPtrOutput() PlatformNetworkPolicyPtrOutput {
+	return o
+}
+
+func (o PlatformNetworkPolicyPtrOutput) ToPlatformNetworkPolicyPtrOutputWithContext(ctx context.Context) PlatformNetworkPolicyPtrOutput {
+	return o
+}
+
+func (o PlatformNetworkPolicyPtrOutput) Elem() PlatformNetworkPolicyOutput {
+	return o.ApplyT(func(v *PlatformNetworkPolicy) PlatformNetworkPolicy {
+		if v != nil {
+			return *v
+		}
+		var ret PlatformNetworkPolicy
+		return ret
+	}).(PlatformNetworkPolicyOutput)
+}
+
+// Render the NetworkPolicies.
+func (o PlatformNetworkPolicyPtrOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *PlatformNetworkPolicy) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.Enabled
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+func (o PlatformNetworkPolicyPtrOutput) IngressNamespace() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *PlatformNetworkPolicy) *string {
+		if v == nil {
+			return nil
+		}
+		return v.IngressNamespace
+	}).(pulumi.StringPtrOutput)
 }
 
 // The PodDisruptionBudget bounding voluntary evictions of the pods.
@@ -18027,6 +18224,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PgBackupPtrInput)(nil)).Elem(), PgBackupArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PgBouncerInput)(nil)).Elem(), PgBouncerArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PgBouncerPtrInput)(nil)).Elem(), PgBouncerArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformNetworkPolicyInput)(nil)).Elem(), PlatformNetworkPolicyArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*PlatformNetworkPolicyPtrInput)(nil)).Elem(), PlatformNetworkPolicyArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PodDisruptionBudgetInput)(nil)).Elem(), PodDisruptionBudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PodDisruptionBudgetPtrInput)(nil)).Elem(), PodDisruptionBudgetArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ProbeInput)(nil)).Elem(), ProbeArgs{})
@@ -18185,6 +18384,8 @@ func init() {
 	pulumi.RegisterOutputType(PgBackupPtrOutput{})
 	pulumi.RegisterOutputType(PgBouncerOutput{})
 	pulumi.RegisterOutputType(PgBouncerPtrOutput{})
+	pulumi.RegisterOutputType(PlatformNetworkPolicyOutput{})
+	pulumi.RegisterOutputType(PlatformNetworkPolicyPtrOutput{})
 	pulumi.RegisterOutputType(PodDisruptionBudgetOutput{})
 	pulumi.RegisterOutputType(PodDisruptionBudgetPtrOutput{})
 	pulumi.RegisterOutputType(ProbeOutput{})

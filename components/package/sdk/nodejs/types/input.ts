@@ -32,6 +32,10 @@ export interface AdminCertificateArgs {
      * The administrator's kubernetes.io/tls Secret; required for source provided.
      */
     secretRef?: pulumi.Input<string | undefined>;
+    /**
+     * Your Secret (provided), or a certificate cert-manager issues (generated).
+     */
+    source?: pulumi.Input<enums.AdminCertificateSource | undefined>;
 }
 
 /**
@@ -916,6 +920,10 @@ export interface EdgeTlsArgs {
      * The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
      */
     secretRef?: pulumi.Input<string | undefined>;
+    /**
+     * A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+     */
+    source?: pulumi.Input<enums.EdgeTlsSource | undefined>;
 }
 
 /**
@@ -1662,6 +1670,20 @@ export interface PgBouncerArgs {
      * Further PgBouncer settings, e.g. `max_client_conn` (nothing sensitive).
      */
     parameters?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
+}
+
+/**
+ * The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+ */
+export interface PlatformNetworkPolicyArgs {
+    /**
+     * Render the NetworkPolicies.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+     */
+    ingressNamespace?: pulumi.Input<string | undefined>;
 }
 
 /**

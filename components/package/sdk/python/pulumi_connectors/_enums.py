@@ -7,6 +7,7 @@ import pulumi
 from enum import Enum
 
 __all__ = [
+    'AdminCertificateSource',
     'AuthOpaPoliciesWorkloadType',
     'AuthSyncPolicy',
     'AuthWorkloadType',
@@ -18,6 +19,7 @@ __all__ = [
     'ConnectorRegistrationVersion',
     'CoreWorkloadType',
     'DatabaseMode',
+    'EdgeTlsSource',
     'EdgeType',
     'EmptyDirMedium',
     'FeAdministratorWorkloadType',
@@ -39,6 +41,15 @@ __all__ = [
     'StrategyType',
     'UtilsWorkloadType',
 ]
+
+
+@pulumi.type_token("connectors:index:AdminCertificateSource")
+class AdminCertificateSource(_builtins.str, Enum):
+    """
+    The values AdminCertificate.source takes.
+    """
+    PROVIDED = "provided"
+    GENERATED = "generated"
 
 
 @pulumi.type_token("connectors:index:AuthOpaPoliciesWorkloadType")
@@ -144,6 +155,17 @@ class DatabaseMode(_builtins.str, Enum):
     """
     EXTERNAL = "external"
     MANAGED = "managed"
+
+
+@pulumi.type_token("connectors:index:EdgeTlsSource")
+class EdgeTlsSource(_builtins.str, Enum):
+    """
+    The values EdgeTls.source takes.
+    """
+    INTERNAL = "internal"
+    LETS_ENCRYPT = "letsEncrypt"
+    SECRET = "secret"
+    ISSUER_REF = "issuerRef"
 
 
 @pulumi.type_token("connectors:index:EdgeType")

@@ -129,6 +129,8 @@ __all__ = [
     'PgBackupArgsDict',
     'PgBouncerArgs',
     'PgBouncerArgsDict',
+    'PlatformNetworkPolicyArgs',
+    'PlatformNetworkPolicyArgsDict',
     'PodDisruptionBudgetArgs',
     'PodDisruptionBudgetArgsDict',
     'ProbeArgs',
@@ -205,6 +207,10 @@ class AdminCertificateArgsDict(TypedDict):
     """
     The administrator's kubernetes.io/tls Secret; required for source provided.
     """
+    source: NotRequired[pulumi.Input[Optional['AdminCertificateSource']]]
+    """
+    Your Secret (provided), or a certificate cert-manager issues (generated).
+    """
 
 @pulumi.input_type
 class AdminCertificateArgs:
@@ -213,7 +219,8 @@ class AdminCertificateArgs:
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  issuer_ref: pulumi.Input[Optional['CertManagerIssuerRefArgs']] = None,
                  private_key_key: pulumi.Input[Optional[_builtins.str]] = None,
-                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional['AdminCertificateSource']] = None):
         """
         The client-certificate (mTLS) method of the first administrator's bootstrap.
 
@@ -222,6 +229,7 @@ class AdminCertificateArgs:
         :param pulumi.Input['CertManagerIssuerRefArgs'] issuer_ref: The issuer of a generated certificate (default: the platform's internal CA).
         :param pulumi.Input[_builtins.str] private_key_key: The key holding the PEM private key (the operator's default: `tls.key`).
         :param pulumi.Input[_builtins.str] secret_ref: The administrator's kubernetes.io/tls Secret; required for source provided.
+        :param pulumi.Input['AdminCertificateSource'] source: Your Secret (provided), or a certificate cert-manager issues (generated).
         """
         if cert_key is not None:
             pulumi.set(__self__, "cert_key", cert_key)
@@ -233,6 +241,8 @@ class AdminCertificateArgs:
             pulumi.set(__self__, "private_key_key", private_key_key)
         if secret_ref is not None:
             pulumi.set(__self__, "secret_ref", secret_ref)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
 
     @_builtins.property
     @pulumi.getter(name="certKey")
@@ -293,6 +303,18 @@ class AdminCertificateArgs:
     @secret_ref.setter
     def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "secret_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> pulumi.Input[Optional['AdminCertificateSource']]:
+        """
+        Your Secret (provided), or a certificate cert-manager issues (generated).
+        """
+        return pulumi.get(self, "source")
+
+    @source.setter
+    def source(self, value: pulumi.Input[Optional['AdminCertificateSource']]):
+        pulumi.set(self, "source", value)
 
 
 class AdminCredentialsArgsDict(TypedDict):
@@ -4226,19 +4248,25 @@ class EdgeTlsArgsDict(TypedDict):
     """
     The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
     """
+    source: NotRequired[pulumi.Input[Optional['EdgeTlsSource']]]
+    """
+    A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+    """
 
 @pulumi.input_type
 class EdgeTlsArgs:
     def __init__(__self__, *,
                  issuer_ref: pulumi.Input[Optional['CertManagerIssuerRefArgs']] = None,
                  lets_encrypt: pulumi.Input[Optional['LetsEncryptArgs']] = None,
-                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None):
+                 secret_ref: pulumi.Input[Optional[_builtins.str]] = None,
+                 source: pulumi.Input[Optional['EdgeTlsSource']] = None):
         """
         Where the edge's serving certificate comes from (never the certificate itself).
 
         :param pulumi.Input['CertManagerIssuerRefArgs'] issuer_ref: The issuer signing the certificate; required for source issuerRef.
         :param pulumi.Input['LetsEncryptArgs'] lets_encrypt: The ACME account; required for source letsEncrypt.
         :param pulumi.Input[_builtins.str] secret_ref: The TLS Secret: yours for source secret, else the one cert-manager fills (the operator's default: `ilm-ingress-tls`).
+        :param pulumi.Input['EdgeTlsSource'] source: A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
         """
         if issuer_ref is not None:
             pulumi.set(__self__, "issuer_ref", issuer_ref)
@@ -4246,6 +4274,8 @@ class EdgeTlsArgs:
             pulumi.set(__self__, "lets_encrypt", lets_encrypt)
         if secret_ref is not None:
             pulumi.set(__self__, "secret_ref", secret_ref)
+        if source is not None:
+            pulumi.set(__self__, "source", source)
 
     @_builtins.property
     @pulumi.getter(name="issuerRef")
@@ -4282,6 +4312,18 @@ class EdgeTlsArgs:
     @secret_ref.setter
     def secret_ref(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "secret_ref", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def source(self) -> pulumi.Input[Optional['EdgeTlsSource']]:
+        """
+        A self-signed CA chain (internal), ACME, an existing issuer (issuerRef), or your own TLS Secret (secret).
+        """
+        return pulumi.get(self, "source")
+
+    @source.setter
+    def source(self, value: pulumi.Input[Optional['EdgeTlsSource']]):
+        pulumi.set(self, "source", value)
 
 
 class EmptyDirArgsDict(TypedDict):
@@ -7540,6 +7582,60 @@ class PgBouncerArgs:
     @parameters.setter
     def parameters(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "parameters", value)
+
+
+class PlatformNetworkPolicyArgsDict(TypedDict):
+    """
+    The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Render the NetworkPolicies.
+    """
+    ingress_namespace: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+    """
+
+@pulumi.input_type
+class PlatformNetworkPolicyArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 ingress_namespace: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        The platform's default-deny NetworkPolicies (ingress from its namespace and the edge only).
+
+        :param pulumi.Input[_builtins.bool] enabled: Render the NetworkPolicies.
+        :param pulumi.Input[_builtins.str] ingress_namespace: The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+        """
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if ingress_namespace is not None:
+            pulumi.set(__self__, "ingress_namespace", ingress_namespace)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Render the NetworkPolicies.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ingressNamespace")
+    def ingress_namespace(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The namespace of the ingress controller or Gateway let in to the gateway (the operator's default: `ingress-nginx`).
+        """
+        return pulumi.get(self, "ingress_namespace")
+
+    @ingress_namespace.setter
+    def ingress_namespace(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ingress_namespace", value)
 
 
 class PodDisruptionBudgetArgsDict(TypedDict):

@@ -41,7 +41,7 @@ class PlatformArgs:
                  kubeconfig: pulumi.Input[Optional[_builtins.str]] = None,
                  labels: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 network_policy: pulumi.Input[Optional['NetworkPolicyArgs']] = None,
+                 network_policy: pulumi.Input[Optional['PlatformNetworkPolicyArgs']] = None,
                  provisioning: pulumi.Input[Optional['ProvisioningArgs']] = None,
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  register_admin: pulumi.Input[Optional['RegisterAdminArgs']] = None,
@@ -70,7 +70,7 @@ class PlatformArgs:
         :param pulumi.Input[_builtins.str] kubeconfig: The cluster to read referenced Secrets and ConfigMaps from (a kubeconfig's path or content; default: the ambient one), also the credentials of the registration's API-server proxy route.
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] labels: Labels on every object.
         :param pulumi.Input[_builtins.str] namespace: The namespace of every object.
-        :param pulumi.Input['NetworkPolicyArgs'] network_policy: The default-deny NetworkPolicies (none: rendered, the operator's default).
+        :param pulumi.Input['PlatformNetworkPolicyArgs'] network_policy: The default-deny NetworkPolicies (none: rendered, the operator's default).
         :param pulumi.Input['ProvisioningArgs'] provisioning: Proxy provisioning.
         :param pulumi.Input[_builtins.bool] read_references: Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.
         :param pulumi.Input['RegisterAdminArgs'] register_admin: The first administrator's bootstrap (none: off).
@@ -358,14 +358,14 @@ class PlatformArgs:
 
     @_builtins.property
     @pulumi.getter(name="networkPolicy")
-    def network_policy(self) -> pulumi.Input[Optional['NetworkPolicyArgs']]:
+    def network_policy(self) -> pulumi.Input[Optional['PlatformNetworkPolicyArgs']]:
         """
         The default-deny NetworkPolicies (none: rendered, the operator's default).
         """
         return pulumi.get(self, "network_policy")
 
     @network_policy.setter
-    def network_policy(self, value: pulumi.Input[Optional['NetworkPolicyArgs']]):
+    def network_policy(self, value: pulumi.Input[Optional['PlatformNetworkPolicyArgs']]):
         pulumi.set(self, "network_policy", value)
 
     @_builtins.property
@@ -466,7 +466,7 @@ class Platform(pulumi.ComponentResource):
                  messaging: pulumi.Input[Optional[Union['MessagingArgs', 'MessagingArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 network_policy: pulumi.Input[Optional[Union['NetworkPolicyArgs', 'NetworkPolicyArgsDict']]] = None,
+                 network_policy: pulumi.Input[Optional[Union['PlatformNetworkPolicyArgs', 'PlatformNetworkPolicyArgsDict']]] = None,
                  provisioning: pulumi.Input[Optional[Union['ProvisioningArgs', 'ProvisioningArgsDict']]] = None,
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  register_admin: pulumi.Input[Optional[Union['RegisterAdminArgs', 'RegisterAdminArgsDict']]] = None,
@@ -498,7 +498,7 @@ class Platform(pulumi.ComponentResource):
         :param pulumi.Input[Union['MessagingArgs', 'MessagingArgsDict']] messaging: The AMQP broker.
         :param pulumi.Input[_builtins.str] name: The workload's name: every object's name.
         :param pulumi.Input[_builtins.str] namespace: The namespace of every object.
-        :param pulumi.Input[Union['NetworkPolicyArgs', 'NetworkPolicyArgsDict']] network_policy: The default-deny NetworkPolicies (none: rendered, the operator's default).
+        :param pulumi.Input[Union['PlatformNetworkPolicyArgs', 'PlatformNetworkPolicyArgsDict']] network_policy: The default-deny NetworkPolicies (none: rendered, the operator's default).
         :param pulumi.Input[Union['ProvisioningArgs', 'ProvisioningArgsDict']] provisioning: Proxy provisioning.
         :param pulumi.Input[_builtins.bool] read_references: Read referenced Secrets and ConfigMaps for the config checksum. Set false when the Kubernetes provider renders to a directory (no cluster): each reference is then a warning.
         :param pulumi.Input[Union['RegisterAdminArgs', 'RegisterAdminArgsDict']] register_admin: The first administrator's bootstrap (none: off).
@@ -549,7 +549,7 @@ class Platform(pulumi.ComponentResource):
                  messaging: pulumi.Input[Optional[Union['MessagingArgs', 'MessagingArgsDict']]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  namespace: pulumi.Input[Optional[_builtins.str]] = None,
-                 network_policy: pulumi.Input[Optional[Union['NetworkPolicyArgs', 'NetworkPolicyArgsDict']]] = None,
+                 network_policy: pulumi.Input[Optional[Union['PlatformNetworkPolicyArgs', 'PlatformNetworkPolicyArgsDict']]] = None,
                  provisioning: pulumi.Input[Optional[Union['ProvisioningArgs', 'ProvisioningArgsDict']]] = None,
                  read_references: pulumi.Input[Optional[_builtins.bool]] = None,
                  register_admin: pulumi.Input[Optional[Union['RegisterAdminArgs', 'RegisterAdminArgsDict']]] = None,

@@ -2,6 +2,16 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 
+export const AdminCertificateSource = {
+    Provided: "provided",
+    Generated: "generated",
+} as const;
+
+/**
+ * The values AdminCertificate.source takes.
+ */
+export type AdminCertificateSource = (typeof AdminCertificateSource)[keyof typeof AdminCertificateSource];
+
 export const AuthOpaPoliciesWorkloadType = {
     Deployment: "Deployment",
     StatefulSet: "StatefulSet",
@@ -117,6 +127,18 @@ export const DatabaseMode = {
  * The values Database.mode takes.
  */
 export type DatabaseMode = (typeof DatabaseMode)[keyof typeof DatabaseMode];
+
+export const EdgeTlsSource = {
+    Internal: "internal",
+    LetsEncrypt: "letsEncrypt",
+    Secret: "secret",
+    IssuerRef: "issuerRef",
+} as const;
+
+/**
+ * The values EdgeTls.source takes.
+ */
+export type EdgeTlsSource = (typeof EdgeTlsSource)[keyof typeof EdgeTlsSource];
 
 export const EdgeType = {
     Ingress: "ingress",
