@@ -1,7 +1,8 @@
 """``PlatformComponent``: every object of a platform as children of one component.
 
 What the operator's controller does beside rendering, done here before anything is created:
-the database credentials' Secret is read (a missing Secret or key is named at preview), auth's
+the database credentials' Secret is read (a missing Secret or key is named at preview; a managed
+database's, which CloudNativePG generates, may not be there yet), auth's
 connection string is composed from it into the ``auth-db`` Secret (a secret in state, never in
 a rendered folder: without a cluster to read from it is left out, and said so), and its hash
 is stamped on the pods of core, auth and the scheduler, so an edit of the credentials rolls
@@ -23,11 +24,13 @@ from components.args.platform_bundles import decided_version
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
 from components.kube.object_reader import NotReadable, PlatformVersionReader, Reference, ReferenceReader
+from components.kube.upstream_operators import missing_operators
 from components.machinery.children import owned_by_the_program
 from components.render.checksum import ReferencedData, config_checksum
 from components.render.objects import Obj, stamp_checksum
 from components.render.platform import render_platform
 from components.render.platform.connections import database
+from components.render.platform.managed_database import database_managed
 from components.render.platform.resolve import metadata, platform_of
 from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
 from components.render.workload import in_cluster_url
@@ -83,6 +86,9 @@ def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> Mapping[str
         data = reader.read(reference)
     except NotReadable:
         return None
+    if data is None and database_managed(platform):
+        pulumi.log.warn(f"{reference.describe()} is not there yet (CloudNativePG makes it): run up again once it is")
+        return None
     if data is None:
         raise InvalidArgumentsError([f"database.credentials.secretRef: {reference.describe()} not found"])
     missing = [key for key in (connection.username_key, connection.password_key) if key not in data]
@@ -104,12 +110,15 @@ def running_version(platform: PlatformArgs, reader: ReferenceReader) -> str | No
 
 def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
     """The version to deploy (the operator's rules: kept unless asked, never down, never onto a
-    preview) and the database credentials read; every problem named at preview."""
+    preview), the upstream operators its objects need there, and the database credentials read;
+    every problem named at preview."""
     problems = []
     try:
         version = decided_version(platform.version, running_version(platform, reader))
     except ValueError as error:
         problems.append(f"version: {error}")
+    else:
+        problems += missing_operators(render_platform(platform, version), reader)
     try:
         credentials = _credentials(platform, reader)
     except InvalidArgumentsError as error:

@@ -19,6 +19,10 @@ from .support.yaml_stacks import YamlStack
 __all__ = ["ROOT", "unavailable"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "xdist_group(name): run with the tests of the same group (pytest-xdist)")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Which tests one process runs together when the suite is spread (``-n N --dist loadgroup``,
     as ``make test``): a file's tests, and the cluster tier's as one group, for its tests share one

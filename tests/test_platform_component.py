@@ -113,3 +113,48 @@ def test_the_decided_version_is_what_renders():
     mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
     core = next(d for d in mocks.of_type("kubernetes:apps/v1:Deployment") if d.inputs["metadata"]["name"] == "core")
     assert core.inputs["spec"]["template"]["spec"]["containers"][1]["image"].endswith("/core:2.18.0")
+
+
+MANAGED_DATABASE = {"mode": "managed", "managed": {"storage": {"size": "1Gi"}}}
+
+
+def test_a_managed_database_composes_auth_from_the_secret_cloudnativepg_generated():
+    args = args_with(database=MANAGED_DATABASE)
+    prepared = prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): SECRET_DATA}))
+    mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
+    secret = mocks.one("kubernetes:core/v1:Secret")
+    assert secret.inputs["stringData"]["connection-string"].startswith("Host=ilm-db-pooler;Port=5432;Username=ilm;")
+    assert secret.inputs["stringData"]["connection-string"].endswith(";Database=ilm;Pooling=true")
+    cluster = [r for r in mocks.resources if r.type_ == "kubernetes:postgresql.cnpg.io/v1:Cluster"]
+    assert [r.inputs["metadata"]["name"] for r in cluster] == ["ilm-db"]
+
+
+def test_a_managed_databases_secret_not_generated_yet_is_said_not_refused(caplog):
+    args = args_with(database=MANAGED_DATABASE)
+    prepared = prepare_platform(args, StaticReader({}))
+    assert prepared.credentials is None
+    assert 'Secret "ilm-db-app" in namespace "ilm" is not there yet' in caplog.text
+    with pytest.raises(InvalidArgumentsError, match='has no key "password"'):
+        prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): {"username": "aWxt"}}))
+
+
+def test_an_upstream_operator_not_installed_is_named_with_its_field_and_the_way_round():
+    edge = {"enabled": True, "host": "ilm.example.com", "tls": {"source": "internal"}}
+    args = args_with(database=MANAGED_DATABASE, edge=edge)
+    data = {("secret", "ilm", "ilm-db-app"): SECRET_DATA}
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args, StaticReader(data, crds={"poolers.postgresql.cnpg.io"}))
+    assert caught.value.problems == [
+        "database.mode: managed needs the CloudNativePG operator: clusters.postgresql.cnpg.io not installed"
+        " (install it, or set database.mode external)",
+        "edge.tls: needs cert-manager: issuers.cert-manager.io, certificates.cert-manager.io not installed"
+        " (install it, or give the certificate as a Secret (edge.tls.source secret))",
+    ]
+    installed = {
+        "clusters.postgresql.cnpg.io",
+        "poolers.postgresql.cnpg.io",
+        "issuers.cert-manager.io",
+        "certificates.cert-manager.io",
+    }
+    assert prepare_platform(args, StaticReader(data, crds=installed)).credentials == SECRET_DATA
+    assert prepare_platform(args_with(), StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, crds=set()))

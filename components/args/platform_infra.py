@@ -10,9 +10,9 @@ and their blocks), with their defaults, patterns and CEL rules.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import model_validator
+from pydantic import field_validator, model_validator
 
 from components.args.base import Model
 from components.args.blocks import Resources
@@ -28,6 +28,14 @@ from components.args.platform_blocks import (
 
 __all__ = ["DatabaseArgs", "KeycloakArgs", "MessagingArgs"]
 
+DATABASE_KEPT = (
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.ownerReferences",
+    "spec.bootstrap.initdb.database",
+    "spec.bootstrap.initdb.owner",
+)
+"""What a managed database's ``overrides`` may not change: the names the platform reads back."""
 GO_DURATION = re.compile(r"^([0-9]+([.][0-9]+)?(ns|us|ms|s|m|h))+$")
 Realm = Annotated[str, matching(r"^[a-zA-Z0-9._-]{1,255}$", "a realm name: at most 255 letters, digits, '.', '_' or '-'")]
 
@@ -35,6 +43,15 @@ Realm = Annotated[str, matching(r"^[a-zA-Z0-9._-]{1,255}$", "a realm name: at mo
 def listed(names: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def touched(patch: dict[str, Any] | None, paths: tuple[str, ...]) -> list[str]:
+    """The dotted ``paths`` a JSON merge patch sets or deletes (its null deletes)."""
+
+    def reaches(node: object, keys: list[str]) -> bool:
+        return not keys or (isinstance(node, dict) and keys[0] in node and reaches(node[keys[0]], keys[1:]))
+
+    return [path for path in paths if patch is not None and reaches(patch, path.split("."))]
 
 
 def unset(fields: dict[str, object]) -> list[str]:
@@ -67,7 +84,14 @@ class ManagedDatabaseArgs(Model):
     backup: PgBackupArgs | None = None
     """Scheduled backups."""
     overrides: FreeForm | None = None
-    """A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept)."""
+    """A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner."""
+
+    @field_validator("overrides")
+    @classmethod
+    def _keeps_what_the_platform_reads(cls, overrides: dict[str, Any] | None) -> dict[str, Any] | None:
+        if kept := touched(overrides, DATABASE_KEPT):
+            raise ValueError(f"may not change {listed(kept)} (the platform connects to them)")
+        return overrides
 
 
 class PgBouncerArgs(Model):

@@ -76,6 +76,10 @@ def field_path(prefix: str, loc: Sequence[int | str]) -> str:
     return path
 
 
+def counted(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def kind_of(value: object) -> str:
     """What a value is, without the value: its type and size."""
     if value is None:
@@ -87,11 +91,11 @@ def kind_of(value: object) -> str:
     if isinstance(value, float):
         return "a number"
     if isinstance(value, str):
-        return "an empty string" if not value else f"a string of {len(value)} characters"
+        return "an empty string" if not value else f"a string of {counted(len(value), 'character')}"
     if isinstance(value, dict):
-        return f"a map of {len(value)} keys"
+        return f"a map of {counted(len(value), 'key')}"
     if isinstance(value, (list, tuple)):
-        return f"a list of {len(value)} items"
+        return f"a list of {counted(len(value), 'item')}"
     if is_output(value):
         return "an Output"
     return f"a {type(value).__name__}"

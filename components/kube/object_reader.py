@@ -46,6 +46,13 @@ class PlatformVersionReader(Protocol):
         ``NotReadable`` when there is nothing to read from."""
 
 
+@runtime_checkable
+class DefinitionReader(Protocol):
+    def served(self, crd: str) -> bool | None:
+        """Whether the CustomResourceDefinition ``crd`` (``<plural>.<group>``) is installed; None
+        when this user may not read it; ``NotReadable`` when there is nothing to read from."""
+
+
 class ReferenceReader(Protocol):
     def read(self, ref: Reference) -> Mapping[str, str] | None:
         """The object's ``data`` as the API returns it, or None when it does not exist;
@@ -60,6 +67,9 @@ class NoCluster:
 
     def platform_version(self, namespace: str) -> str | None:
         raise NotReadable(namespace)
+
+    def served(self, crd: str) -> bool | None:
+        raise NotReadable(crd)
 
 
 class ClusterReader:
@@ -115,3 +125,19 @@ class ClusterReader:
             template = workload.spec.template.metadata if workload.spec else None
             return ((template.annotations if template else None) or {}).get(VERSION_ANNOTATION)
         return None
+
+    def served(self, crd: str) -> bool | None:
+        from kubernetes import client
+        from kubernetes.client.exceptions import ApiException
+
+        try:
+            client.ApiextensionsV1Api(self._core_api().api_client).read_custom_resource_definition(crd)
+        except ApiException as error:
+            if error.status == 404:
+                return False
+            if error.status in (401, 403):
+                return None
+            raise ReferenceReadError(f"cannot read CustomResourceDefinition {crd}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read CustomResourceDefinition {crd}: the cluster could not be reached") from None
+        return True

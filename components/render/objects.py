@@ -68,3 +68,17 @@ def stamp_checksum(deployment: Obj, config_checksum: Any) -> Obj:
     annotations = {**template["metadata"].get("annotations", {}), CHECKSUM_ANNOTATION: config_checksum}
     metadata = {**template["metadata"], "annotations": annotations}
     return {**deployment, "spec": {**deployment["spec"], "template": {**template, "metadata": metadata}}}
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """``target`` with a JSON merge patch applied (RFC 7396: a null deletes, an object merges,
+    anything else replaces); neither argument is changed."""
+    if not isinstance(patch, dict):
+        return patch
+    merged = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = merge_patch(merged.get(key), value)
+    return merged

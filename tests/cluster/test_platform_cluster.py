@@ -1,6 +1,7 @@
 """Platforms on the real API server, in namespaces under the restricted Pod Security level, with
-cert-manager's, Gateway API's and the Prometheus operator's CRDs installed from their published
-sources: every variant the operator recorded (and Gateway API's edge) is admitted, its workloads
+cert-manager's, Gateway API's, the Prometheus operator's and CloudNativePG's CRDs installed from
+their published sources: every variant the operator recorded (and Gateway API's edge) is admitted
+(a managed database's Cluster and Pooler by CloudNativePG's schemas), its workloads
 roll out, a rerun changes nothing; an edit of the database credentials rolls core, auth and the
 scheduler only; destroy removes it all."""
 
@@ -16,14 +17,22 @@ import yaml
 from kubernetes import client
 from pulumi import automation as auto
 
+from components.kube.object_reader import ClusterReader
 from tests.support.cluster_objects import install_crds, namespace
-from tests.support.crds import platform_crds
+from tests.support.crds import cloudnative_pg_crds, platform_crds
 
 from ..support.engine_stacks import changes
 from ..support.operator_platform import EXTERNAL_VARIANTS, FOLDER, minimal_spec
 
-READS = ("core-secret", "messaging-secret", "trusted-certificates", "provisioning-secret", "admin-certificate-secret")
-"""The Secrets the variants reference."""
+READS = (
+    "core-secret",
+    "messaging-secret",
+    "trusted-certificates",
+    "provisioning-secret",
+    "admin-certificate-secret",
+    "ilm-db-app",
+)
+"""The Secrets the variants reference (``ilm-db-app``: as CloudNativePG generates it for a managed database)."""
 ROLLED = {"core", "auth", "scheduler"}
 
 
@@ -67,7 +76,7 @@ def checksums(apps: client.AppsV1Api, ns: str) -> dict[str, str | None]:
 
 
 def deployed(cluster: Any, make_stack: Any, variant: str) -> tuple[Any, str]:
-    install_crds(cluster, platform_crds())
+    install_crds(cluster, platform_crds() + cloudnative_pg_crds())
     ns = namespace(cluster, f"platform-{uuid.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())
     for name in READS:
@@ -79,7 +88,7 @@ def deployed(cluster: Any, make_stack: Any, variant: str) -> tuple[Any, str]:
     return stack, ns
 
 
-@pytest.mark.parametrize("variant", [*EXTERNAL_VARIANTS, *OWN_VARIANTS])
+@pytest.mark.parametrize("variant", [*EXTERNAL_VARIANTS, "managed-db", *OWN_VARIANTS])
 def test_a_platform_of_each_variant_rolls_out_and_a_rerun_changes_nothing(cluster, make_stack, variant):
     stack, ns = deployed(cluster, make_stack, variant)
     apps = client.AppsV1Api(cluster.api())
@@ -89,7 +98,14 @@ def test_a_platform_of_each_variant_rolls_out_and_a_rerun_changes_nothing(cluste
         assert workload.status.ready_replicas == workload.spec.replicas, workload.metadata.name
     assert changes(stack.up().summary.resource_changes) == {}
     connection = client.CoreV1Api(cluster.api()).read_namespaced_secret("auth-db", ns).data["connection-string"]
-    assert base64.b64decode(connection).decode().startswith("Host=db.example.com;Port=5432;Username=ilm;Password=first;")
+    host = "ilm-db-pooler" if variant == "managed-db" else "db.example.com"
+    assert base64.b64decode(connection).decode().startswith(f"Host={host};Port=5432;Username=ilm;Password=first;")
+    if variant == "managed-db":
+        custom = client.CustomObjectsApi(cluster.api())
+        stored = custom.get_namespaced_custom_object("postgresql.cnpg.io", "v1", ns, "clusters", "ilm-db")
+        assert stored["spec"]["bootstrap"]["initdb"] == {"database": "ilm", "owner": "ilm"}
+        pooler = custom.get_namespaced_custom_object("postgresql.cnpg.io", "v1", ns, "poolers", "ilm-db-pooler")
+        assert pooler["spec"]["pgbouncer"]["poolMode"] == "transaction"
     if variant == "availability":
         assert [s.metadata.name for s in apps.list_namespaced_stateful_set(ns).items] == ["core"]
         budgets = client.PolicyV1Api(cluster.api()).list_namespaced_pod_disruption_budget(ns).items
@@ -114,3 +130,10 @@ def test_an_edit_of_the_credentials_rolls_what_reads_them_and_destroy_removes_it
     stack.destroy()
     assert apps.list_namespaced_deployment(ns).items == []
     assert [s.metadata.name for s in core.list_namespaced_secret(ns).items if s.metadata.name == "auth-db"] == []
+
+
+def test_the_reader_tells_an_installed_definition_from_a_missing_one(cluster):
+    install_crds(cluster, cloudnative_pg_crds())
+    reader = ClusterReader(str(cluster.kubeconfig))
+    assert reader.served("clusters.postgresql.cnpg.io") is True
+    assert reader.served("nothings.example.com") is False

@@ -1,5 +1,5 @@
 """Upstream CRDs at pinned releases, fetched from the Go module proxy (cached): the
-prometheus-operator's, cert-manager's and Gateway API's."""
+prometheus-operator's, cert-manager's, Gateway API's and CloudNativePG's."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import yaml
 PROMETHEUS_OPERATOR = "github.com/prometheus-operator/prometheus-operator@v0.85.0"
 CERT_MANAGER = "github.com/cert-manager/cert-manager@v1.16.2"
 GATEWAY_API = "sigs.k8s.io/gateway-api@v1.2.1"
+CLOUDNATIVE_PG = "github.com/cloudnative-pg/cloudnative-pg@v1.29.1"
 
 
 class CrdsUnavailable(RuntimeError):
@@ -48,6 +49,12 @@ def platform_crds() -> list[dict[str, Any]]:
     gateway = module_dir(GATEWAY_API) / "config" / "crd" / "standard"
     crds += [yaml.safe_load(path.read_text()) for path in sorted(gateway.glob("*.yaml"))]
     return [*crds, yaml.safe_load(service_monitor_crd_path().read_text())]
+
+
+def cloudnative_pg_crds() -> list[dict[str, Any]]:
+    """What a managed database needs: CloudNativePG's Cluster and Pooler."""
+    bases = module_dir(CLOUDNATIVE_PG) / "config" / "crd" / "bases"
+    return [yaml.safe_load((bases / f"postgresql.cnpg.io_{plural}.yaml").read_text()) for plural in ("clusters", "poolers")]
 
 
 def service_monitor_crd_path() -> pathlib.Path:

@@ -91,15 +91,23 @@ class StaticReader:
     """Referenced objects as a dict ``{(kind, namespace, name): data}``; anything else is missing."""
 
     def __init__(
-        self, objects: dict[tuple[str, str, str], dict[str, str]] | None = None, versions: dict[str, str] | None = None
+        self,
+        objects: dict[tuple[str, str, str], dict[str, str]] | None = None,
+        versions: dict[str, str] | None = None,
+        crds: set[str] | None = None,
     ) -> None:
         self.objects = objects or {}
+        self.crds = crds
+        """The CustomResourceDefinitions installed (None: every one)."""
         self.versions = versions or {}
         """The version the platform of a namespace runs."""
         self.reads: list[tuple[str, str, str]] = []
 
     def platform_version(self, namespace: str) -> str | None:
         return self.versions.get(namespace)
+
+    def served(self, crd: str) -> bool:
+        return self.crds is None or crd in self.crds
 
     def read(self, ref: Any) -> dict[str, str] | None:
         key = (ref.kind, ref.namespace, ref.name)

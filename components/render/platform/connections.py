@@ -2,7 +2,7 @@
 
 Both are resolved once, whatever the mode, so every consumer (core's and the scheduler's env,
 the wait loops, the ConfigMap) reads the same facts. External mode: the spec's own coordinates
-and credentials Secret.
+and credentials Secret; a managed database: what CloudNativePG makes of its Cluster.
 """
 
 from __future__ import annotations
@@ -11,6 +11,13 @@ from dataclasses import dataclass
 
 from components.args.platform_blocks import CredentialsRefArgs
 from components.render.objects import Obj
+from components.render.platform.managed_database import (
+    APPLICATION_DATABASE,
+    PORT,
+    application_secret,
+    database_host,
+    database_managed,
+)
 from components.render.platform.resolve import Platform, metadata
 
 MESSAGING_CONFIG_MAP = "messaging-configmap"
@@ -37,6 +44,9 @@ def _connection(host: str | None, port: int, credentials: CredentialsRefArgs | N
 def database(platform: Platform) -> tuple[Connection, str]:
     """The database's connection and the database's name."""
     block = platform.args.database
+    if database_managed(platform.args):
+        generated = CredentialsRefArgs(secret_ref=application_secret(platform))
+        return _connection(database_host(platform), PORT, generated), APPLICATION_DATABASE
     return _connection(block.host, block.port, block.credentials), block.name or ""
 
 

@@ -9,7 +9,7 @@ from components.render.platform import render_platform
 
 from ...support.operator_platform import by_identity, golden_objects, variant_args
 
-RENDERED_HERE = ("minimal", "edge-internal", "utils-on", "external-messaging", "version-2190", "core-instance-id")
+RENDERED_HERE = ("minimal", "edge-internal", "utils-on", "external-messaging", "version-2190", "core-instance-id", "managed-db")
 
 
 @pytest.mark.parametrize("variant", RENDERED_HERE)
