@@ -20,7 +20,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.args.base import validated
-from components.args.platform_bundles import decided_version
+from components.args.platform_bundles import decided_version, external_migration_problem
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
 from components.kube.object_reader import NotReadable, PlatformVersionReader, Reference, ReferenceReader
@@ -30,7 +30,7 @@ from components.render.checksum import ReferencedData, config_checksum
 from components.render.objects import Obj, stamp_checksum
 from components.render.platform import render_platform
 from components.render.platform.connections import database
-from components.render.platform.managed_database import database_managed
+from components.render.platform.managed_database import CNPG_API_VERSION, database_managed
 from components.render.platform.resolve import metadata, platform_of
 from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
 from components.render.workload import in_cluster_url
@@ -41,6 +41,9 @@ __all__ = ["PlatformComponent", "PlatformPrepared", "platform_api_endpoint", "pr
 ROLLED_BY_CREDENTIALS = ("core", "auth", "scheduler")
 """The workloads that read the database's credentials."""
 CORE_API_PATH = "/api"
+MANAGED_INFRASTRUCTURE = (CNPG_API_VERSION,)
+"""The API versions of the objects an upstream operator turns into the platform's data: left in
+the cluster when they leave the stack, unless ``deletionPolicy`` is ``Delete``."""
 
 TYPED: dict[tuple[str, str], Any] = {
     ("v1", "ServiceAccount"): k8s.core.v1.ServiceAccount,
@@ -114,11 +117,17 @@ def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> Platfor
     every problem named at preview."""
     problems = []
     try:
-        version = decided_version(platform.version, running_version(platform, reader))
+        running = running_version(platform, reader)
+        version = decided_version(platform.version, running)
     except ValueError as error:
         problems.append(f"version: {error}")
     else:
         problems += missing_operators(render_platform(platform, version), reader)
+        messaging = platform.messaging
+        if messaging.mode == "external" and (
+            migration := external_migration_problem(running, version, messaging.migration_acknowledged_for_version)
+        ):
+            problems.append(f"messaging.migrationAcknowledgedForVersion: {migration}")
     try:
         credentials = _credentials(platform, reader)
     except InvalidArgumentsError as error:
@@ -202,8 +211,11 @@ class PlatformComponent(pulumi.ComponentResource):
                 [auth_db] if auth_db is not None and obj["metadata"]["name"] == "auth" and obj["kind"] == "Deployment" else None
             )
             key = f"{obj['kind']}/{obj['metadata']['name']}"
+            retain = platform.deletion_policy == "Retain" and obj["apiVersion"] in MANAGED_INFRASTRUCTURE
             self.children[key] = factory(
-                f"{name}-{obj['metadata']['name']}", **fields, opts=pulumi.ResourceOptions(parent=self, depends_on=depends)
+                f"{name}-{obj['metadata']['name']}",
+                **fields,
+                opts=pulumi.ResourceOptions(parent=self, depends_on=depends, retain_on_delete=retain or None),
             )
         self.api_endpoint = pulumi.Output.from_input(platform_api_endpoint(platform.namespace))
         self.version = pulumi.Output.from_input(decided.version)

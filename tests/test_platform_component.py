@@ -158,3 +158,24 @@ def test_an_upstream_operator_not_installed_is_named_with_its_field_and_the_way_
     }
     assert prepare_platform(args, StaticReader(data, crds=installed)).credentials == SECRET_DATA
     assert prepare_platform(args_with(), StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, crds=set()))
+
+
+def test_an_upgrade_renaming_an_external_brokers_exchanges_waits_for_its_acknowledgement():
+    data = {("secret", "ilm", "core-secret"): SECRET_DATA}
+    on_2180 = StaticReader(data, versions={"ilm": "2.18.0"})
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args_with(version="2.19.0"), on_2180)
+    (problem,) = caught.value.problems
+    assert problem.startswith(
+        "messaging.migrationAcknowledgedForVersion: the upgrade from 2.18.0 to 2.19.0 moves the platform from the exchanges"
+        " czertainly, czertainly-proxy to ilm, ilm-proxy on a broker this stack does not own:"
+    )
+    assert problem.endswith("then set migrationAcknowledgedForVersion to 2.19.0 (docs/platform.md, the messaging runbook)")
+    stale = {"host": "mq", "credentials": {"secretRef": "messaging-secret"}, "migrationAcknowledgedForVersion": "2.18.0"}
+    with pytest.raises(InvalidArgumentsError, match=r"migrationAcknowledgedForVersion: the upgrade from 2\.18\.0 to 2\.19\.0"):
+        prepare_platform(args_with(version="2.19.0", messaging=stale), on_2180)
+    acknowledged = {**stale, "migrationAcknowledgedForVersion": "2.19.0"}
+    assert prepare_platform(args_with(version="2.19.0", messaging=acknowledged), on_2180).version == "2.19.0"
+    # a first deploy, or a platform already on the version, needs nothing
+    assert prepare_platform(args_with(version="2.19.0"), StaticReader(data, versions={"ilm": "2.19.0"})).version == "2.19.0"
+    assert prepare_platform(args_with(version="2.18.0"), StaticReader(data)).version == "2.18.0"

@@ -62,8 +62,14 @@ class Wiring:
     """Core's switch of the time-quality messaging integration."""
     instance_id_env: str | None
     """Core's instance id (the serial numbers' prefix)."""
+    exchange: str
+    """The platform's own exchange."""
     proxy_exchange: str
     """The exchange proxies' queues are bound to."""
+
+    @property
+    def exchanges(self) -> tuple[str, str]:
+        return self.exchange, self.proxy_exchange
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,7 @@ _WIRING_2180 = Wiring(
     logging_level_env="LOGGING_LEVEL_COM_CZERTAINLY",
     time_quality_env=None,
     instance_id_env=None,
+    exchange="czertainly",
     proxy_exchange="czertainly-proxy",
 )
 _WIRING_2190 = replace(
@@ -122,6 +129,7 @@ _WIRING_2190 = replace(
     logging_level_env="LOGGING_LEVEL_COM_OTILM",
     time_quality_env="MESSAGING_TIME_QUALITY_ENABLED",
     instance_id_env="PLATFORM_INSTANCE_ID",
+    exchange="ilm",
     proxy_exchange="ilm-proxy",
 )
 _ENGINES = {"postgresql_version": "18", "rabbitmq_version": "4.3.1", "keycloak_version": "26.6.3"}
@@ -155,3 +163,20 @@ def decided_version(asked: str | None, running: str | None) -> str:
     if running is not None and asked != running and not BUNDLES[asked].released:
         raise ValueError(f"{asked} is a preview: a running platform ({running}) is not upgraded onto it")
     return asked
+
+
+def external_migration_problem(running: str | None, decided: str, acknowledged: str | None) -> str | None:
+    """Why an upgrade of a platform on a broker of its own may not go on yet, as the operator's
+    ``ExternalMessagingMigrationRequired``: the new version no longer publishes to an exchange the
+    running one does, and ``migrationAcknowledgedForVersion`` does not name the new version."""
+    if running is None or running not in BUNDLES or running == decided or acknowledged == decided:
+        return None
+    before, after = BUNDLES[running].wiring.exchanges, BUNDLES[decided].wiring.exchanges
+    if set(before) <= set(after):
+        return None
+    return (
+        f"the upgrade from {running} to {decided} moves the platform from the exchanges {', '.join(before)} to"
+        f" {', '.join(after)} on a broker this stack does not own: create {decided}'s exchanges, queues and bindings"
+        f" there, drain the old ones, re-enroll remote proxies, then set migrationAcknowledgedForVersion to {decided}"
+        " (docs/platform.md, the messaging runbook)"
+    )

@@ -6,7 +6,14 @@ import typing
 
 import pytest
 
-from components.args.platform_bundles import BUNDLES, DEFAULT_VERSION, PlatformVersion, decided_version, version_key
+from components.args.platform_bundles import (
+    BUNDLES,
+    DEFAULT_VERSION,
+    PlatformVersion,
+    decided_version,
+    external_migration_problem,
+    version_key,
+)
 
 
 def test_every_carried_version_has_its_bundle_and_the_default_is_released():
@@ -48,3 +55,11 @@ def test_what_the_operator_refuses_is_refused_naming_the_versions(asked, running
 
 def test_versions_order_by_number():
     assert version_key("2.9.0") < version_key("2.10.0")
+
+
+def test_only_a_version_that_drops_an_exchange_needs_a_migration():
+    assert external_migration_problem("2.18.0", "2.19.0", None) is not None
+    assert external_migration_problem("2.18.0", "2.19.0", "2.19.0") is None
+    assert external_migration_problem("2.19.0", "2.20.0", None) is None  # the same exchanges
+    assert external_migration_problem(None, "2.19.0", None) is None
+    assert external_migration_problem("2.17.0", "2.19.0", None) is None  # not carried: decided_version refuses it

@@ -75,14 +75,14 @@ def checksums(apps: client.AppsV1Api, ns: str) -> dict[str, str | None]:
     }
 
 
-def deployed(cluster: Any, make_stack: Any, variant: str) -> tuple[Any, str]:
+def deployed(cluster: Any, make_stack: Any, variant: str, **changes: Any) -> tuple[Any, str]:
     install_crds(cluster, platform_crds() + cloudnative_pg_crds())
     ns = namespace(cluster, f"platform-{uuid.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())
     for name in READS:
         core.create_namespaced_secret(ns, secret(name))
     stack = make_stack([], name=f"platform-{variant}", kubeconfig=str(cluster.kubeconfig))
-    platforms = [{"name": "ilm", "namespace": ns, "spec": spec_of(variant)}]
+    platforms = [{"name": "ilm", "namespace": ns, "spec": {**spec_of(variant), **changes}}]
     stack.stack.set_config("connectors:platforms", auto.ConfigValue(json.dumps(platforms)))
     stack.up()
     return stack, ns
@@ -137,3 +137,18 @@ def test_the_reader_tells_an_installed_definition_from_a_missing_one(cluster):
     reader = ClusterReader(str(cluster.kubeconfig))
     assert reader.served("clusters.postgresql.cnpg.io") is True
     assert reader.served("nothings.example.com") is False
+
+
+@pytest.mark.parametrize("policy", ["Retain", "Delete"])
+def test_destroy_keeps_the_managed_database_unless_the_policy_is_delete(cluster, make_stack, policy):
+    stack, ns = deployed(cluster, make_stack, "managed-db", deletionPolicy=policy)
+    stack.destroy()
+    custom = client.CustomObjectsApi(cluster.api())
+    left = {
+        kind: [o["metadata"]["name"] for o in custom.list_namespaced_custom_object("postgresql.cnpg.io", "v1", ns, kind)["items"]]
+        for kind in ("clusters", "poolers")
+    }
+    assert left == (
+        {"clusters": ["ilm-db"], "poolers": ["ilm-db-pooler"]} if policy == "Retain" else {"clusters": [], "poolers": []}
+    )
+    assert client.AppsV1Api(cluster.api()).list_namespaced_deployment(ns).items == []
