@@ -23,14 +23,21 @@ from components.args.base import validated
 from components.args.platform_bundles import decided_version, external_migration_problem
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
-from components.kube.object_reader import NotReadable, PlatformVersionReader, Reference, ReferenceReader
+from components.kube.object_reader import CustomObjectReader, NotReadable, PlatformVersionReader, Reference, ReferenceReader
 from components.kube.upstream_operators import missing_operators
 from components.machinery.children import owned_by_the_program
 from components.render.checksum import ReferencedData, config_checksum
 from components.render.objects import Obj, stamp_checksum
 from components.render.platform import render_platform
 from components.render.platform.connections import database
-from components.render.platform.managed_database import CNPG_API_VERSION, database_managed
+from components.render.platform.managed_database import (
+    CNPG_API_VERSION,
+    cluster_name,
+    database_managed,
+    held_version,
+    holding,
+)
+from components.render.platform.managed_database import running_version as stored_database_version
 from components.render.platform.resolve import metadata, platform_of
 from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
 from components.render.workload import in_cluster_url
@@ -78,6 +85,8 @@ class PlatformPrepared:
     """The version this run deploys."""
     credentials: Mapping[str, str] | None
     """The database credentials' Secret ``data`` (base64, as read), or None when nothing could be read."""
+    held_database: str | None = None
+    """The PostgreSQL version a managed database is kept at (a major upgrade not acknowledged)."""
 
 
 def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> Mapping[str, str] | None:
@@ -111,6 +120,26 @@ def running_version(platform: PlatformArgs, reader: ReferenceReader) -> str | No
         return None
 
 
+def _held_database(platform: PlatformArgs, reader: ReferenceReader) -> str | None:
+    """The running PostgreSQL version to keep, said at preview; None to apply the one asked for."""
+    if not database_managed(platform) or not isinstance(reader, CustomObjectReader):
+        return None
+    resolved = platform_of(platform)
+    try:
+        stored = reader.custom_object(CNPG_API_VERSION, "clusters", platform.namespace, cluster_name(resolved))
+    except NotReadable:
+        return None
+    held = held_version(platform, stored_database_version(stored))
+    if held is not None:
+        asked = platform.database.managed.version if platform.database.managed else None
+        pulumi.log.warn(
+            f"database.managed.version: {asked} is a major upgrade of the running PostgreSQL {held}: kept at {held}"
+            " until database.managed.upgradeAcknowledged is true (read CloudNativePG's major upgrade notes and take"
+            " a backup first; reset it afterwards)"
+        )
+    return held
+
+
 def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
     """The version to deploy (the operator's rules: kept unless asked, never down, never onto a
     preview), the upstream operators its objects need there, and the database credentials read;
@@ -134,7 +163,7 @@ def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> Platfor
         problems += error.problems
     if problems:
         raise InvalidArgumentsError(problems)
-    return PlatformPrepared(version, credentials)
+    return PlatformPrepared(version, credentials, _held_database(platform, reader))
 
 
 def _quoted(value: str) -> str:
@@ -190,6 +219,7 @@ class PlatformComponent(pulumi.ComponentResource):
         """``prepared``: what the program decided for it (else the credentials are not read)."""
         platform = validate_platform_args(args)
         decided = prepared or PlatformPrepared(platform_of(platform).bundle.version, None)
+        platform = holding(platform, decided.held_database)
         super().__init__(PLATFORM, name, None, opts)
         resolved, checksum = platform_of(platform, decided.version), None
         if decided.credentials is not None:

@@ -179,3 +179,17 @@ def test_an_upgrade_renaming_an_external_brokers_exchanges_waits_for_its_acknowl
     # a first deploy, or a platform already on the version, needs nothing
     assert prepare_platform(args_with(version="2.19.0"), StaticReader(data, versions={"ilm": "2.19.0"})).version == "2.19.0"
     assert prepare_platform(args_with(version="2.18.0"), StaticReader(data)).version == "2.18.0"
+
+
+def test_preview_says_a_major_upgrade_of_a_managed_database_is_held_and_up_keeps_the_running_one(caplog):
+    database = {"mode": "managed", "managed": {"version": "18", "storage": {"size": "1Gi"}}}
+    args = args_with(database=database)
+    stored = {
+        ("postgresql.cnpg.io/v1", "clusters", "ilm", "ilm-db"): {"spec": {"imageName": "ghcr.io/cloudnative-pg/postgresql:17"}}
+    }
+    prepared = prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): SECRET_DATA}, custom=stored))
+    assert prepared.held_database == "17"
+    assert "database.managed.version: 18 is a major upgrade of the running PostgreSQL 17: kept at 17" in caplog.text
+    mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
+    (cluster,) = [r for r in mocks.resources if r.type_ == "kubernetes:postgresql.cnpg.io/v1:Cluster"]
+    assert cluster.inputs["spec"]["imageName"] == "ghcr.io/cloudnative-pg/postgresql:17"

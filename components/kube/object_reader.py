@@ -53,6 +53,13 @@ class DefinitionReader(Protocol):
         when this user may not read it; ``NotReadable`` when there is nothing to read from."""
 
 
+@runtime_checkable
+class CustomObjectReader(Protocol):
+    def custom_object(self, api_version: str, plural: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        """An upstream operator's object as stored, or None when there is none; ``NotReadable``
+        when there is nothing to read from."""
+
+
 class ReferenceReader(Protocol):
     def read(self, ref: Reference) -> Mapping[str, str] | None:
         """The object's ``data`` as the API returns it, or None when it does not exist;
@@ -70,6 +77,9 @@ class NoCluster:
 
     def served(self, crd: str) -> bool | None:
         raise NotReadable(crd)
+
+    def custom_object(self, api_version: str, plural: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        raise NotReadable(name)
 
 
 class ClusterReader:
@@ -141,3 +151,20 @@ class ClusterReader:
         except Exception:
             raise ReferenceReadError(f"cannot read CustomResourceDefinition {crd}: the cluster could not be reached") from None
         return True
+
+    def custom_object(self, api_version: str, plural: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        from kubernetes import client
+        from kubernetes.client.exceptions import ApiException
+
+        group, version = api_version.split("/")
+        where = f'{plural}.{group} "{name}" in namespace "{namespace}"'
+        try:
+            custom = client.CustomObjectsApi(self._core_api().api_client)
+            stored = custom.get_namespaced_custom_object(group, version, namespace, plural, name)
+        except ApiException as error:
+            if error.status == 404:
+                return None
+            raise ReferenceReadError(f"cannot read {where}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
+        return stored if isinstance(stored, dict) else None

@@ -152,3 +152,21 @@ def test_destroy_keeps_the_managed_database_unless_the_policy_is_delete(cluster,
         {"clusters": ["ilm-db"], "poolers": ["ilm-db-pooler"]} if policy == "Retain" else {"clusters": [], "poolers": []}
     )
     assert client.AppsV1Api(cluster.api()).list_namespaced_deployment(ns).items == []
+
+
+def test_a_major_upgrade_of_the_managed_database_waits_for_its_acknowledgement(cluster, make_stack):
+    def database(version: str, acknowledged: bool = False) -> dict[str, Any]:
+        managed = {"instances": 1, "version": version, "storage": {"size": "1Gi"}, "upgradeAcknowledged": acknowledged}
+        return {"mode": "managed", "managed": managed}
+
+    def image_after_up(spec: dict[str, Any]) -> str:
+        platforms = [{"name": "ilm", "namespace": ns, "spec": spec}]
+        stack.stack.set_config("connectors:platforms", auto.ConfigValue(json.dumps(platforms)))
+        stack.up()
+        custom = client.CustomObjectsApi(cluster.api())
+        return custom.get_namespaced_custom_object("postgresql.cnpg.io", "v1", ns, "clusters", "ilm-db")["spec"]["imageName"]
+
+    stack, ns = deployed(cluster, make_stack, "managed-db", database=database("17"))
+    spec = spec_of("managed-db")
+    assert image_after_up({**spec, "database": database("18")}) == "ghcr.io/cloudnative-pg/postgresql:17"
+    assert image_after_up({**spec, "database": database("18", acknowledged=True)}) == "ghcr.io/cloudnative-pg/postgresql:18"

@@ -95,8 +95,11 @@ class StaticReader:
         objects: dict[tuple[str, str, str], dict[str, str]] | None = None,
         versions: dict[str, str] | None = None,
         crds: set[str] | None = None,
+        custom: dict[tuple[str, str, str, str], dict[str, Any]] | None = None,
     ) -> None:
         self.objects = objects or {}
+        self.custom = custom or {}
+        """Upstream operators' objects by ``(apiVersion, plural, namespace, name)``."""
         self.crds = crds
         """The CustomResourceDefinitions installed (None: every one)."""
         self.versions = versions or {}
@@ -105,6 +108,9 @@ class StaticReader:
 
     def platform_version(self, namespace: str) -> str | None:
         return self.versions.get(namespace)
+
+    def custom_object(self, api_version: str, plural: str, namespace: str, name: str) -> dict[str, Any] | None:
+        return self.custom.get((api_version, plural, namespace, name))
 
     def served(self, crd: str) -> bool:
         return self.crds is None or crd in self.crds

@@ -9,6 +9,9 @@ connections than PostgreSQL's default limit); the platform then connects through
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from components.args.platform_spec import PlatformArgs
 from components.render.objects import Obj, merge_patch
 from components.render.platform.resolve import Platform, metadata
@@ -105,3 +108,35 @@ def managed_database_objects(platform: Platform) -> list[Obj]:
     if not database_managed(platform.args):
         return []
     return [_cluster(platform)] + ([_pooler(platform)] if pooler_managed(platform.args) else [])
+
+
+def running_version(stored: Mapping[str, Any] | None) -> str | None:
+    """The PostgreSQL version a stored Cluster runs, read off the image this library set on it;
+    None when there is no Cluster or its image is not one it set (CloudNativePG's default, an override)."""
+    image = ((stored or {}).get("spec") or {}).get("imageName")
+    prefix = f"{POSTGRES_IMAGE}:"
+    return image[len(prefix) :] if isinstance(image, str) and image.startswith(prefix) else None
+
+
+def _major(version: str) -> int | None:
+    head = version.split(".")[0]
+    return int(head) if head.isdigit() else None
+
+
+def held_version(args: PlatformArgs, running: str | None) -> str | None:
+    """The running version to keep when the one asked for is a major upgrade of it that
+    ``upgradeAcknowledged`` does not allow (the operator's ``MajorUpgradeNeedsAck``); else None."""
+    managed = args.database.managed
+    if managed is None or not managed.version or managed.upgrade_acknowledged or running is None:
+        return None
+    asked, now = _major(managed.version), _major(running)
+    return running if asked is not None and now is not None and asked > now else None
+
+
+def holding(args: PlatformArgs, version: str | None) -> PlatformArgs:
+    """``args`` with the managed database kept at ``version`` (None: as asked)."""
+    managed = args.database.managed
+    if version is None or managed is None:
+        return args
+    database = args.database.model_copy(update={"managed": managed.model_copy(update={"version": version})})
+    return args.model_copy(update={"database": database})

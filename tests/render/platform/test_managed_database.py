@@ -13,6 +13,7 @@ from components.args.base import validated
 from components.args.platform_spec import PlatformEntry
 from components.args.problems import InvalidArgumentsError
 from components.render.platform import render_platform
+from components.render.platform.managed_database import held_version, holding, running_version
 
 from ...support.operator_platform import FOLDER, args_with, by_identity, container, env_of, find, golden_objects
 
@@ -130,3 +131,31 @@ def test_an_override_of_what_the_platform_connects_to_is_refused_naming_it(overr
 
 def test_an_external_database_renders_no_cloudnativepg_object():
     assert [o for o in render_platform(args_with()) if o["apiVersion"].startswith("postgresql.cnpg.io")] == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "running", "acknowledged", "held"),
+    [
+        ("18", "17", False, "17"),
+        ("18", "17", True, None),
+        ("18", None, False, None),  # a first deploy
+        ("17.4", "17", False, None),  # a minor change
+        ("16", "17", False, None),  # not an upgrade: not this guard's
+        ("18", "latest", False, None),  # a version it cannot order
+    ],
+)
+def test_a_major_upgrade_of_the_running_cluster_is_held_until_acknowledged(asked, running, acknowledged, held):
+    block = {**MANAGED, "managed": {**MANAGED["managed"], "version": asked, "upgradeAcknowledged": acknowledged}}
+    assert held_version(args_with(database=block), running) == held
+
+
+def test_the_running_version_is_read_off_the_image_this_library_set():
+    assert running_version({"spec": {"imageName": "ghcr.io/cloudnative-pg/postgresql:17.2"}}) == "17.2"
+    assert running_version({"spec": {"imageName": "mirror.example/postgresql:17"}}) is None
+    assert running_version({"spec": {}}) is None and running_version(None) is None
+
+
+def test_a_held_version_renders_the_running_image():
+    args = holding(args_with(database=MANAGED), "17")
+    assert find(render_platform(args), "Cluster", "ilm-db")["spec"]["imageName"] == "ghcr.io/cloudnative-pg/postgresql:17"
+    assert holding(args_with(database=MANAGED), None) == args_with(database=MANAGED)
