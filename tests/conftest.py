@@ -23,10 +23,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "xdist_group(name): run with the tests of the same group (pytest-xdist)")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Which tests one process runs together when the suite is spread (``-n N --dist loadgroup``,
     as ``make test``): a file's tests, and the cluster tier's as one group, for its tests share one
-    control plane and the host's pod address range (``support/netns``). Unspread, no effect."""
+    control plane and the host's pod address range (``support/netns``). Unspread, no effect.
+    First of the hook's implementations: xdist reads the marks in its own, to name the groups."""
     for item in items:
         where = pathlib.Path(str(item.path)).relative_to(ROOT)
         group = "cluster" if where.parts[:2] == ("tests", "cluster") else str(where)

@@ -10156,7 +10156,7 @@ type ManagedDatabase struct {
 	Backup *PgBackup `pulumi:"backup"`
 	// PostgreSQL instances: 1 is a single primary, more add standbys.
 	Instances *int `pulumi:"instances"`
-	// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+	// A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
 	Overrides map[string]interface{} `pulumi:"overrides"`
 	// Each instance's resource requests and limits.
 	Resources *corev1.ResourceRequirements `pulumi:"resources"`
@@ -10185,7 +10185,7 @@ type ManagedDatabaseArgs struct {
 	Backup PgBackupPtrInput `pulumi:"backup"`
 	// PostgreSQL instances: 1 is a single primary, more add standbys.
 	Instances pulumi.IntPtrInput `pulumi:"instances"`
-	// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+	// A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
 	Overrides pulumi.MapInput `pulumi:"overrides"`
 	// Each instance's resource requests and limits.
 	Resources corev1.ResourceRequirementsPtrInput `pulumi:"resources"`
@@ -10285,7 +10285,7 @@ func (o ManagedDatabaseOutput) Instances() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v ManagedDatabase) *int { return v.Instances }).(pulumi.IntPtrOutput)
 }
 
-// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+// A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
 func (o ManagedDatabaseOutput) Overrides() pulumi.MapOutput {
 	return o.ApplyT(func(v ManagedDatabase) map[string]interface{} { return v.Overrides }).(pulumi.MapOutput)
 }
@@ -10354,7 +10354,7 @@ func (o ManagedDatabasePtrOutput) Instances() pulumi.IntPtrOutput {
 	}).(pulumi.IntPtrOutput)
 }
 
-// A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+// A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
 func (o ManagedDatabasePtrOutput) Overrides() pulumi.MapOutput {
 	return o.ApplyT(func(v *ManagedDatabase) map[string]interface{} {
 		if v == nil {

@@ -1427,7 +1427,7 @@ export interface ManagedDatabaseArgs {
      */
     instances?: pulumi.Input<number | undefined>;
     /**
-     * A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+     * A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
      */
     overrides?: pulumi.Input<{[key: string]: any} | undefined>;
     /**

@@ -6491,7 +6491,7 @@ class ManagedDatabaseArgsDict(TypedDict):
     """
     overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+    A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
     """
     resources: NotRequired[pulumi.Input[Optional['pulumi_kubernetes.core.v1.ResourceRequirementsArgsDict']]]
     """
@@ -6522,7 +6522,7 @@ class ManagedDatabaseArgs:
         :param pulumi.Input['StorageArgs'] storage: The persistent volume of each instance.
         :param pulumi.Input['PgBackupArgs'] backup: Scheduled backups.
         :param pulumi.Input[_builtins.int] instances: PostgreSQL instances: 1 is a single primary, more add standbys.
-        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
         :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: Each instance's resource requests and limits.
         :param pulumi.Input[_builtins.bool] upgrade_acknowledged: Allow a major version upgrade of the running cluster (reset it afterwards).
         :param pulumi.Input[_builtins.str] version: The major PostgreSQL version, e.g. `18` (default: the upstream operator's).
@@ -6581,7 +6581,7 @@ class ManagedDatabaseArgs:
     @pulumi.getter
     def overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        A JSON merge patch onto the rendered Cluster spec (its names and bootstrap database are kept).
+        A JSON merge patch onto the rendered Cluster (`{"spec": {...}}`), but not its names or bootstrap database and owner.
         """
         return pulumi.get(self, "overrides")
 
