@@ -12,7 +12,7 @@ them.
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from components.args.base import validated
 from components.args.platform_bundles import decided_version, external_migration_problem
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
+from components.kube.generated_objects import Generated, wait_for
 from components.kube.object_reader import CustomObjectReader, NotReadable, PlatformVersionReader, Reference, ReferenceReader
 from components.kube.upstream_operators import missing_operators
 from components.machinery.children import owned_by_the_program
@@ -87,22 +88,32 @@ class PlatformPrepared:
     """The database credentials' Secret ``data`` (base64, as read), or None when nothing could be read."""
     held_database: str | None = None
     """The PostgreSQL version a managed database is kept at (a major upgrade not acknowledged)."""
+    awaited_credentials: Callable[[], Mapping[str, str]] | None = None
+    """For credentials an upstream operator has not generated yet: waits for them and returns them
+    (called by the component once the object that makes them is created)."""
 
 
-def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> Mapping[str, str] | None:
+def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> tuple[Mapping[str, str] | None, Generated | None]:
+    """The credentials' ``data`` when it can be read; else, for a managed database's Secret not
+    generated yet, what the ``up`` waits for."""
     connection, _ = database(platform_of(platform))
     if connection.secret is None:
-        return None
+        return None, None
     reference = Reference("secret", connection.secret, platform.namespace)
     try:
         data = reader.read(reference)
     except NotReadable:
-        return None
+        return None, None
     if data is None and database_managed(platform):
-        pulumi.log.warn(f"{reference.describe()} is not there yet (CloudNativePG makes it): run up again once it is")
-        return None
+        pulumi.log.info(f"{reference.describe()} is not there yet: up waits for CloudNativePG to make it")
+        source = f'Cluster "{cluster_name(platform_of(platform))}"'
+        return None, Generated(reference, (connection.host,), "CloudNativePG", source)
     if data is None:
         raise InvalidArgumentsError([f"database.credentials.secretRef: {reference.describe()} not found"])
+    return _checked(connection, reference, data), None
+
+
+def _checked(connection: Any, reference: Reference, data: Mapping[str, str]) -> Mapping[str, str]:
     missing = [key for key in (connection.username_key, connection.password_key) if key not in data]
     if missing:
         keys = ", ".join(f'"{key}"' for key in missing)
@@ -157,13 +168,24 @@ def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> Platfor
             migration := external_migration_problem(running, version, messaging.migration_acknowledged_for_version)
         ):
             problems.append(f"messaging.migrationAcknowledgedForVersion: {migration}")
+    credentials, generated = None, None
     try:
-        credentials = _credentials(platform, reader)
+        credentials, generated = _credentials(platform, reader)
     except InvalidArgumentsError as error:
         problems += error.problems
     if problems:
         raise InvalidArgumentsError(problems)
-    return PlatformPrepared(version, credentials, _held_database(platform, reader))
+    awaited = _awaiting(platform, reader, generated) if generated is not None else None
+    return PlatformPrepared(version, credentials, _held_database(platform, reader), awaited)
+
+
+def _awaiting(platform: PlatformArgs, reader: ReferenceReader, generated: Generated) -> Callable[[], Mapping[str, str]]:
+    connection = database(platform_of(platform))[0]
+
+    def credentials() -> Mapping[str, str]:
+        return _checked(connection, generated.secret, wait_for(reader, generated))
+
+    return credentials
 
 
 def _quoted(value: str) -> str:
@@ -221,35 +243,57 @@ class PlatformComponent(pulumi.ComponentResource):
         decided = prepared or PlatformPrepared(platform_of(platform).bundle.version, None)
         platform = holding(platform, decided.held_database)
         super().__init__(PLATFORM, name, None, opts)
-        resolved, checksum = platform_of(platform, decided.version), None
-        if decided.credentials is not None:
-            secret_data = ReferencedData("secret", database(resolved)[0].secret or "", decided.credentials)
-            checksum = pulumi.Output.secret(config_checksum([secret_data]))
+        self.children: dict[str, pulumi.CustomResource] = {}
+        rendered = render_platform(platform, decided.version)
+        for obj in rendered:  # what an upstream operator turns into what the platform reads, first
+            if obj["apiVersion"] in MANAGED_INFRASTRUCTURE:
+                self._child(name, platform, obj)
+        credentials = self._credentials(decided)
+        checksum: pulumi.Output[str] | None = None
+        auth_db: k8s.core.v1.Secret | None = None
+        if credentials is not None:
+            resolved = platform_of(platform, decided.version)
+            secret = database(resolved)[0].secret or ""
+            checksum = pulumi.Output.secret(credentials.apply(lambda d: config_checksum([ReferencedData("secret", secret, d)])))
+            composed: pulumi.Output[dict[str, str]] = pulumi.Output.secret(
+                credentials.apply(lambda d: {AUTH_DB_KEY: connection_string(platform, d)})
+            )
             auth_db = k8s.core.v1.Secret(
                 f"{name}-{AUTH_DB_SECRET}",
                 metadata=owned_by_the_program(metadata(resolved, AUTH_DB_SECRET, "auth")),
-                string_data=pulumi.Output.secret({AUTH_DB_KEY: connection_string(platform, decided.credentials)}),
+                string_data=composed,
                 opts=pulumi.ResourceOptions(parent=self),
             )
         else:
-            auth_db = None
             pulumi.log.warn(f'platform "{name}": the auth-db Secret is left out (the database credentials could not be read)')
-        self.children: dict[str, pulumi.CustomResource] = {}
-        for obj in render_platform(platform, decided.version):  # made here, in the constructor's frame
-            factory, fields = child_arguments(_stamped(obj, checksum))
-            depends = (
-                [auth_db] if auth_db is not None and obj["metadata"]["name"] == "auth" and obj["kind"] == "Deployment" else None
-            )
-            key = f"{obj['kind']}/{obj['metadata']['name']}"
-            retain = platform.deletion_policy == "Retain" and obj["apiVersion"] in MANAGED_INFRASTRUCTURE
-            self.children[key] = factory(
-                f"{name}-{obj['metadata']['name']}",
-                **fields,
-                opts=pulumi.ResourceOptions(parent=self, depends_on=depends, retain_on_delete=retain or None),
-            )
+        for obj in rendered:
+            if obj["apiVersion"] not in MANAGED_INFRASTRUCTURE:
+                reads_auth_db = auth_db is not None and obj["metadata"]["name"] == "auth" and obj["kind"] == "Deployment"
+                self._child(name, platform, _stamped(obj, checksum), [auth_db] if reads_auth_db else None)
         self.api_endpoint = pulumi.Output.from_input(platform_api_endpoint(platform.namespace))
         self.version = pulumi.Output.from_input(decided.version)
         self.register_outputs(self.output_values())
+
+    def _child(self, name: str, platform: PlatformArgs, obj: Obj, depends: list[Any] | None = None) -> None:
+        factory, fields = child_arguments(obj)
+        retain = platform.deletion_policy == "Retain" and obj["apiVersion"] in MANAGED_INFRASTRUCTURE
+        self.children[f"{obj['kind']}/{obj['metadata']['name']}"] = factory(
+            f"{name}-{obj['metadata']['name']}",
+            **fields,
+            opts=pulumi.ResourceOptions(parent=self, depends_on=depends, retain_on_delete=retain or None),
+        )
+
+    def _credentials(self, decided: PlatformPrepared) -> pulumi.Output[Mapping[str, str]] | None:
+        """The credentials read; or, generated by an upstream operator, those it makes once the
+        objects it acts on are created (their ids known: during an ``up``, or a preview of a
+        platform whose objects exist); or None when nothing can be read."""
+        if decided.credentials is not None:
+            return pulumi.Output.from_input(decided.credentials)
+        awaited = decided.awaited_credentials
+        if awaited is None:
+            return None
+        made = [child.id for child in self.children.values()]
+        return pulumi.Output.all(*made).apply(lambda _: awaited())
 
     def output_values(self) -> dict[str, Any]:
         """The outputs, by their Python names."""

@@ -190,7 +190,7 @@ def test_every_module_of_a_package_has_its_test_module_in_its_mirror(package):
 
 TIERS = ("engine", "cluster", "fleet", "multilang", "hostile", "node")
 """Folders of tests by what they run on (the real engine, a cluster...), not by module."""
-PROJECT_CHECKS = ("test_layout.py", "test_library.py")
+PROJECT_CHECKS = ("test_layout.py", "test_library.py", "test_spread.py")
 """Tests of the whole project rather than of one module."""
 
 

@@ -129,11 +129,32 @@ def test_a_managed_database_composes_auth_from_the_secret_cloudnativepg_generate
     assert [r.inputs["metadata"]["name"] for r in cluster] == ["ilm-db"]
 
 
-def test_a_managed_databases_secret_not_generated_yet_is_said_not_refused(caplog):
-    args = args_with(database=MANAGED_DATABASE)
-    prepared = prepare_platform(args, StaticReader({}))
+class MadeByCloudNativePG(StaticReader):
+    """The generated Secret, once the stack has created the Cluster it is made from."""
+
+    def __init__(self, mocks: RecordingMocks) -> None:
+        super().__init__({})
+        self.mocks = mocks
+
+    def read(self, ref):
+        if any(r.type_ == "kubernetes:postgresql.cnpg.io/v1:Cluster" for r in self.mocks.resources):
+            self.objects[("secret", "ilm", "ilm-db-app")] = SECRET_DATA
+        return super().read(ref)
+
+
+def test_a_managed_databases_secret_not_generated_yet_is_waited_for_once_its_cluster_is_created(caplog):
+    caplog.set_level("INFO")
+    args, mocks = args_with(database=MANAGED_DATABASE), RecordingMocks()
+    prepared = prepare_platform(args, MadeByCloudNativePG(mocks))
     assert prepared.credentials is None
-    assert 'Secret "ilm-db-app" in namespace "ilm" is not there yet' in caplog.text
+    assert 'Secret "ilm-db-app" in namespace "ilm" is not there yet: up waits for CloudNativePG to make it' in caplog.text
+    run(lambda: PlatformComponent("ilm", args, prepared=prepared), mocks=mocks)
+    secret = mocks.one("kubernetes:core/v1:Secret")
+    assert secret.inputs["stringData"]["connection-string"].startswith("Host=ilm-db-pooler;Port=5432;Username=ilm;")
+    # the same children as a run that read the Secret before it started: a rerun changes nothing
+    read_at_once = prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): SECRET_DATA}))
+    again = run(lambda: PlatformComponent("ilm", args, prepared=read_at_once))
+    assert [(r.name, r.inputs) for r in mocks.resources] == [(r.name, r.inputs) for r in again.resources]
     with pytest.raises(InvalidArgumentsError, match='has no key "password"'):
         prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): {"username": "aWxt"}}))
 

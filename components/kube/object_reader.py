@@ -14,7 +14,15 @@ from components.args.platform_bundles import VERSION_ANNOTATION
 from components.kube.kube_access import client_configuration
 from components.render.checksum import ReferenceKind
 
-__all__ = ["ClusterReader", "NoCluster", "PlatformVersionReader", "Reference", "ReferenceReadError", "ReferenceReader"]
+__all__ = [
+    "ClusterReader",
+    "NoCluster",
+    "PlatformVersionReader",
+    "Reference",
+    "ReferenceReadError",
+    "ReferenceReader",
+    "ServiceReader",
+]
 
 KIND_NAMES: dict[ReferenceKind, str] = {"secret": "Secret", "configmap": "ConfigMap"}
 
@@ -60,6 +68,12 @@ class CustomObjectReader(Protocol):
         when there is nothing to read from."""
 
 
+@runtime_checkable
+class ServiceReader(Protocol):
+    def service_exists(self, namespace: str, name: str) -> bool:
+        """Whether the Service is there; ``NotReadable`` when there is nothing to read from."""
+
+
 class ReferenceReader(Protocol):
     def read(self, ref: Reference) -> Mapping[str, str] | None:
         """The object's ``data`` as the API returns it, or None when it does not exist;
@@ -79,6 +93,9 @@ class NoCluster:
         raise NotReadable(crd)
 
     def custom_object(self, api_version: str, plural: str, namespace: str, name: str) -> Mapping[str, Any] | None:
+        raise NotReadable(name)
+
+    def service_exists(self, namespace: str, name: str) -> bool:
         raise NotReadable(name)
 
 
@@ -168,3 +185,17 @@ class ClusterReader:
         except Exception:
             raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
         return stored if isinstance(stored, dict) else None
+
+    def service_exists(self, namespace: str, name: str) -> bool:
+        from kubernetes.client.exceptions import ApiException
+
+        where = f'Service "{name}" in namespace "{namespace}"'
+        try:
+            self._core_api().read_namespaced_service(name, namespace)
+        except ApiException as error:
+            if error.status == 404:
+                return False
+            raise ReferenceReadError(f"cannot read {where}: status {error.status}") from None
+        except Exception:
+            raise ReferenceReadError(f"cannot read {where}: the cluster could not be reached") from None
+        return True

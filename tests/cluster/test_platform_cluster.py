@@ -1,9 +1,11 @@
 """Platforms on the real API server, in namespaces under the restricted Pod Security level, with
 cert-manager's, Gateway API's, the Prometheus operator's and CloudNativePG's CRDs installed from
-their published sources: every variant the operator recorded (and Gateway API's edge) is admitted
-(a managed database's Cluster and Pooler by CloudNativePG's schemas), its workloads
-roll out, a rerun changes nothing; an edit of the database credentials rolls core, auth and the
-scheduler only; destroy removes it all."""
+their published sources, and stand-ins playing CloudNativePG's and an ingress controller's parts
+(``upstream_controllers``): every variant the operator recorded (and Gateway API's edge) is
+admitted (a managed database's Cluster and Pooler by CloudNativePG's schemas), its workloads roll
+out in the first up (a managed database's once what CloudNativePG generates is there), a rerun
+changes nothing; an edit of the database credentials rolls core, auth and the scheduler only;
+destroy removes it all, or keeps a managed database when its policy says so."""
 
 from __future__ import annotations
 
@@ -23,16 +25,10 @@ from tests.support.crds import cloudnative_pg_crds, platform_crds
 
 from ..support.engine_stacks import changes
 from ..support.operator_platform import EXTERNAL_VARIANTS, FOLDER, minimal_spec
+from ..support.upstream_controllers import playing_upstream_controllers
 
-READS = (
-    "core-secret",
-    "messaging-secret",
-    "trusted-certificates",
-    "provisioning-secret",
-    "admin-certificate-secret",
-    "ilm-db-app",
-)
-"""The Secrets the variants reference (``ilm-db-app``: as CloudNativePG generates it for a managed database)."""
+READS = ("core-secret", "messaging-secret", "trusted-certificates", "provisioning-secret", "admin-certificate-secret")
+"""The Secrets the variants reference (a managed database's, CloudNativePG's stand-in makes)."""
 ROLLED = {"core", "auth", "scheduler"}
 
 
@@ -55,6 +51,13 @@ OWN_VARIANTS: dict[str, dict[str, Any]] = {
     },
 }
 """Combinations the operator recorded no render of: its builders' other branches."""
+
+
+@pytest.fixture(autouse=True)
+def upstream_controllers(cluster):
+    """CloudNativePG's and an ingress controller's parts, played while each test runs."""
+    with playing_upstream_controllers(cluster.api()):
+        yield
 
 
 def spec_of(variant: str) -> dict[str, Any]:
@@ -96,8 +99,8 @@ def test_a_platform_of_each_variant_rolls_out_and_a_rerun_changes_nothing(cluste
     assert len(workloads) >= 6
     for workload in workloads:
         assert workload.status.ready_replicas == workload.spec.replicas, workload.metadata.name
-    assert changes(stack.up().summary.resource_changes) == {}
     connection = client.CoreV1Api(cluster.api()).read_namespaced_secret("auth-db", ns).data["connection-string"]
+    assert changes(stack.up().summary.resource_changes) == {}
     host = "ilm-db-pooler" if variant == "managed-db" else "db.example.com"
     assert base64.b64decode(connection).decode().startswith(f"Host={host};Port=5432;Username=ilm;Password=first;")
     if variant == "managed-db":

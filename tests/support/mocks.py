@@ -96,8 +96,11 @@ class StaticReader:
         versions: dict[str, str] | None = None,
         crds: set[str] | None = None,
         custom: dict[tuple[str, str, str, str], dict[str, Any]] | None = None,
+        services: set[tuple[str, str]] | None = None,
     ) -> None:
         self.objects = objects or {}
+        self.services = services
+        """The Services there, by ``(namespace, name)`` (None: every one)."""
         self.custom = custom or {}
         """Upstream operators' objects by ``(apiVersion, plural, namespace, name)``."""
         self.crds = crds
@@ -114,6 +117,9 @@ class StaticReader:
 
     def served(self, crd: str) -> bool:
         return self.crds is None or crd in self.crds
+
+    def service_exists(self, namespace: str, name: str) -> bool:
+        return self.services is None or (namespace, name) in self.services
 
     def read(self, ref: Any) -> dict[str, str] | None:
         key = (ref.kind, ref.namespace, ref.name)
