@@ -1,55 +1,43 @@
 """``PlatformComponent``: every object of a platform as children of one component.
 
-What the operator's controller does beside rendering, done here before anything is created:
-the database credentials' Secret is read (a missing Secret or key is named at preview; a managed
-database's, which CloudNativePG generates, may not be there yet), auth's
-connection string is composed from it into the ``auth-db`` Secret (a secret in state, never in
-a rendered folder: without a cluster to read from it is left out, and said so), and its hash
-is stamped on the pods of core, auth and the scheduler, so an edit of the credentials rolls
-them.
+With what ``platform_preparation`` decided: the managed database's and broker's objects are
+created first; auth's connection string is composed from the database credentials (read before
+the run, or once a managed database's operator made them) into the ``auth-db`` Secret (a secret
+in state, never in a rendered folder: without a cluster to read from it is left out, and said
+so), and their hash is stamped on the pods of core, auth and the scheduler, so an edit of the
+credentials rolls them, and they wait for what they read.
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from components.args.base import validated
-from components.args.platform_bundles import decided_version, external_migration_problem
 from components.args.platform_spec import PlatformArgs
-from components.args.problems import InvalidArgumentsError
-from components.kube.generated_objects import Generated, wait_for
-from components.kube.object_reader import CustomObjectReader, NotReadable, PlatformVersionReader, Reference, ReferenceReader
-from components.kube.upstream_operators import missing_operators
 from components.machinery.children import owned_by_the_program
+from components.platform_preparation import PlatformPrepared
 from components.render.checksum import ReferencedData, config_checksum
 from components.render.objects import Obj, stamp_checksum
 from components.render.platform import render_platform
 from components.render.platform.connections import database
-from components.render.platform.managed_database import (
-    CNPG_API_VERSION,
-    cluster_name,
-    database_managed,
-    held_version,
-    holding,
-)
-from components.render.platform.managed_database import running_version as stored_database_version
+from components.render.platform.managed_database import CNPG_API_VERSION, holding
+from components.render.platform.managed_messaging import RABBITMQ_API_VERSION, holding_broker
 from components.render.platform.resolve import metadata, platform_of
 from components.render.platform.services import AUTH_DB_KEY, AUTH_DB_SECRET
 from components.render.workload import in_cluster_url
 from components.type_tokens import PLATFORM
 
-__all__ = ["PlatformComponent", "PlatformPrepared", "platform_api_endpoint", "prepare_platform", "validate_platform_args"]
+__all__ = ["PlatformComponent", "platform_api_endpoint", "validate_platform_args"]
 
 ROLLED_BY_CREDENTIALS = ("core", "auth", "scheduler")
 """The workloads that read the database's credentials."""
 CORE_API_PATH = "/api"
-MANAGED_INFRASTRUCTURE = (CNPG_API_VERSION,)
+MANAGED_INFRASTRUCTURE = (CNPG_API_VERSION, RABBITMQ_API_VERSION)
 """The API versions of the objects an upstream operator turns into the platform's data: left in
 the cluster when they leave the stack, unless ``deletionPolicy`` is ``Delete``."""
 
@@ -76,116 +64,6 @@ def platform_api_endpoint(namespace: str) -> str:
 def validate_platform_args(args: PlatformArgs | Mapping[str, Any], path: str = "") -> PlatformArgs:
     """Validated arguments, or ``InvalidArgumentsError`` listing every offending field."""
     return validated(PlatformArgs, args, path, heading="invalid platform arguments")
-
-
-@dataclass(frozen=True)
-class PlatformPrepared:
-    """What a platform needs decided before anything is created."""
-
-    version: str
-    """The version this run deploys."""
-    credentials: Mapping[str, str] | None
-    """The database credentials' Secret ``data`` (base64, as read), or None when nothing could be read."""
-    held_database: str | None = None
-    """The PostgreSQL version a managed database is kept at (a major upgrade not acknowledged)."""
-    awaited_credentials: Callable[[], Mapping[str, str]] | None = None
-    """For credentials an upstream operator has not generated yet: waits for them and returns them
-    (called by the component once the object that makes them is created)."""
-
-
-def _credentials(platform: PlatformArgs, reader: ReferenceReader) -> tuple[Mapping[str, str] | None, Generated | None]:
-    """The credentials' ``data`` when it can be read; else, for a managed database's Secret not
-    generated yet, what the ``up`` waits for."""
-    connection, _ = database(platform_of(platform))
-    if connection.secret is None:
-        return None, None
-    reference = Reference("secret", connection.secret, platform.namespace)
-    try:
-        data = reader.read(reference)
-    except NotReadable:
-        return None, None
-    if data is None and database_managed(platform):
-        pulumi.log.info(f"{reference.describe()} is not there yet: up waits for CloudNativePG to make it")
-        source = f'Cluster "{cluster_name(platform_of(platform))}"'
-        return None, Generated(reference, (connection.host,), "CloudNativePG", source)
-    if data is None:
-        raise InvalidArgumentsError([f"database.credentials.secretRef: {reference.describe()} not found"])
-    return _checked(connection, reference, data), None
-
-
-def _checked(connection: Any, reference: Reference, data: Mapping[str, str]) -> Mapping[str, str]:
-    missing = [key for key in (connection.username_key, connection.password_key) if key not in data]
-    if missing:
-        keys = ", ".join(f'"{key}"' for key in missing)
-        raise InvalidArgumentsError([f"database.credentials: {reference.describe()} has no key {keys}"])
-    return data
-
-
-def running_version(platform: PlatformArgs, reader: ReferenceReader) -> str | None:
-    """The version the platform runs now, when the reader can tell (none without a cluster)."""
-    if not isinstance(reader, PlatformVersionReader):
-        return None
-    try:
-        return reader.platform_version(platform.namespace)
-    except NotReadable:
-        return None
-
-
-def _held_database(platform: PlatformArgs, reader: ReferenceReader) -> str | None:
-    """The running PostgreSQL version to keep, said at preview; None to apply the one asked for."""
-    if not database_managed(platform) or not isinstance(reader, CustomObjectReader):
-        return None
-    resolved = platform_of(platform)
-    try:
-        stored = reader.custom_object(CNPG_API_VERSION, "clusters", platform.namespace, cluster_name(resolved))
-    except NotReadable:
-        return None
-    held = held_version(platform, stored_database_version(stored))
-    if held is not None:
-        asked = platform.database.managed.version if platform.database.managed else None
-        pulumi.log.warn(
-            f"database.managed.version: {asked} is a major upgrade of the running PostgreSQL {held}: kept at {held}"
-            " until database.managed.upgradeAcknowledged is true (read CloudNativePG's major upgrade notes and take"
-            " a backup first; reset it afterwards)"
-        )
-    return held
-
-
-def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
-    """The version to deploy (the operator's rules: kept unless asked, never down, never onto a
-    preview), the upstream operators its objects need there, and the database credentials read;
-    every problem named at preview."""
-    problems = []
-    try:
-        running = running_version(platform, reader)
-        version = decided_version(platform.version, running)
-    except ValueError as error:
-        problems.append(f"version: {error}")
-    else:
-        problems += missing_operators(render_platform(platform, version), reader)
-        messaging = platform.messaging
-        if messaging.mode == "external" and (
-            migration := external_migration_problem(running, version, messaging.migration_acknowledged_for_version)
-        ):
-            problems.append(f"messaging.migrationAcknowledgedForVersion: {migration}")
-    credentials, generated = None, None
-    try:
-        credentials, generated = _credentials(platform, reader)
-    except InvalidArgumentsError as error:
-        problems += error.problems
-    if problems:
-        raise InvalidArgumentsError(problems)
-    awaited = _awaiting(platform, reader, generated) if generated is not None else None
-    return PlatformPrepared(version, credentials, _held_database(platform, reader), awaited)
-
-
-def _awaiting(platform: PlatformArgs, reader: ReferenceReader, generated: Generated) -> Callable[[], Mapping[str, str]]:
-    connection = database(platform_of(platform))[0]
-
-    def credentials() -> Mapping[str, str]:
-        return _checked(connection, generated.secret, wait_for(reader, generated))
-
-    return credentials
 
 
 def _quoted(value: str) -> str:
@@ -241,7 +119,7 @@ class PlatformComponent(pulumi.ComponentResource):
         """``prepared``: what the program decided for it (else the credentials are not read)."""
         platform = validate_platform_args(args)
         decided = prepared or PlatformPrepared(platform_of(platform).bundle.version, None)
-        platform = holding(platform, decided.held_database)
+        platform = holding_broker(holding(platform, decided.held_database), decided.held_broker)
         super().__init__(PLATFORM, name, None, opts)
         self.children: dict[str, pulumi.CustomResource] = {}
         rendered = render_platform(platform, decided.version)

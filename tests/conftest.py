@@ -44,6 +44,19 @@ def double() -> Iterator[PlatformDouble]:
 
 
 @pytest.fixture
+def said(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    """What code says through ``pulumi.log``, as its text: under mocks the engine's log is Python's
+    logging (without an engine, ``pulumi.log`` would print to stderr instead)."""
+    import pulumi
+
+    from .support.mocks import RecordingMocks
+
+    pulumi.runtime.set_mocks(RecordingMocks(), project="connectors", stack="test", preview=True)
+    caplog.set_level("INFO")
+    return caplog
+
+
+@pytest.fixture
 def minimal() -> dict[str, Any]:
     return {"name": "demo", "namespace": "ilm", "image": {"repository": "r.example/demo", "tag": "1.0"}}
 

@@ -1,6 +1,6 @@
 """``PlatformComponent`` under mocks: a child per rendered object, auth's connection string as a
-secret composed from the database credentials, their hash on the pods that read them, and every
-problem with them named before anything is created."""
+secret composed from the database credentials (read, or waited for once a managed database's
+Cluster is created), their hash on the pods that read them."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ import pytest
 
 from components.args.problems import InvalidArgumentsError
 from components.kube.object_reader import NoCluster
-from components.platform_component import PlatformComponent, prepare_platform
+from components.platform_component import PlatformComponent
+from components.platform_preparation import prepare_platform
 from components.render.platform import render_platform
 
 from .support.mocks import RecordingMocks, StaticReader, run
-from .support.operator_platform import args_with
-
-SECRET_DATA = {"username": base64.b64encode(b"ilm").decode(), "password": base64.b64encode(b"s3cr3t;pw").decode()}
+from .support.operator_platform import MANAGED_DATABASE, SECRET_DATA, args_with
 
 
 def reader(data=SECRET_DATA):
@@ -58,20 +57,6 @@ def test_the_credentials_hash_is_on_the_pods_that_read_them_and_changes_with_the
     assert before["api-gateway"] is None
 
 
-@pytest.mark.parametrize(
-    ("data", "problem"),
-    [
-        (None, 'database.credentials.secretRef: Secret "core-secret" in namespace "ilm" not found'),
-        ({"username": "aWxt"}, 'database.credentials: Secret "core-secret" in namespace "ilm" has no key "password"'),
-    ],
-)
-def test_a_missing_secret_or_key_is_named_before_anything_is_created(data, problem):
-    objects = {} if data is None else {("secret", "ilm", "core-secret"): data}
-    with pytest.raises(InvalidArgumentsError) as caught:
-        prepare_platform(args_with(), StaticReader(objects))
-    assert caught.value.problems == [problem]
-
-
 def test_without_a_cluster_the_composed_secret_is_left_out_and_said(caplog):
     args = args_with()
     mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepare_platform(args, NoCluster())))
@@ -96,26 +81,12 @@ def test_cert_manager_and_gateway_objects_are_custom_resources_of_their_own_type
     )
 
 
-def test_a_running_platform_keeps_its_version_and_is_never_downgraded():
-    running = StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, versions={"ilm": "2.18.0"})
-    assert prepare_platform(args_with(version=None), running).version == "2.18.0"
-    with pytest.raises(InvalidArgumentsError) as caught:
-        prepare_platform(args_with(version="2.18.0"), StaticReader({}, versions={"ilm": "2.19.0"}))
-    assert caught.value.problems == [
-        "version: 2.18.0 is older than the running 2.19.0: a platform is never downgraded",
-        'database.credentials.secretRef: Secret "core-secret" in namespace "ilm" not found',
-    ]
-
-
 def test_the_decided_version_is_what_renders():
     args = args_with(version=None)
     prepared = prepare_platform(args, StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, versions={"ilm": "2.18.0"}))
     mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
     core = next(d for d in mocks.of_type("kubernetes:apps/v1:Deployment") if d.inputs["metadata"]["name"] == "core")
     assert core.inputs["spec"]["template"]["spec"]["containers"][1]["image"].endswith("/core:2.18.0")
-
-
-MANAGED_DATABASE = {"mode": "managed", "managed": {"storage": {"size": "1Gi"}}}
 
 
 def test_a_managed_database_composes_auth_from_the_secret_cloudnativepg_generated():
@@ -142,67 +113,23 @@ class MadeByCloudNativePG(StaticReader):
         return super().read(ref)
 
 
-def test_a_managed_databases_secret_not_generated_yet_is_waited_for_once_its_cluster_is_created(caplog):
-    caplog.set_level("INFO")
+def test_a_managed_databases_secret_not_generated_yet_is_waited_for_once_its_cluster_is_created(said):
     args, mocks = args_with(database=MANAGED_DATABASE), RecordingMocks()
     prepared = prepare_platform(args, MadeByCloudNativePG(mocks))
     assert prepared.credentials is None
-    assert 'Secret "ilm-db-app" in namespace "ilm" is not there yet: up waits for CloudNativePG to make it' in caplog.text
+    assert 'Secret "ilm-db-app" in namespace "ilm" is not there yet: up waits for CloudNativePG to make it' in said.text
     run(lambda: PlatformComponent("ilm", args, prepared=prepared), mocks=mocks)
     secret = mocks.one("kubernetes:core/v1:Secret")
     assert secret.inputs["stringData"]["connection-string"].startswith("Host=ilm-db-pooler;Port=5432;Username=ilm;")
     # the same children as a run that read the Secret before it started: a rerun changes nothing
     read_at_once = prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): SECRET_DATA}))
     again = run(lambda: PlatformComponent("ilm", args, prepared=read_at_once))
-    assert [(r.name, r.inputs) for r in mocks.resources] == [(r.name, r.inputs) for r in again.resources]
+    assert {(r.type_, r.name): r.inputs for r in mocks.resources} == {(r.type_, r.name): r.inputs for r in again.resources}
     with pytest.raises(InvalidArgumentsError, match='has no key "password"'):
         prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): {"username": "aWxt"}}))
 
 
-def test_an_upstream_operator_not_installed_is_named_with_its_field_and_the_way_round():
-    edge = {"enabled": True, "host": "ilm.example.com", "tls": {"source": "internal"}}
-    args = args_with(database=MANAGED_DATABASE, edge=edge)
-    data = {("secret", "ilm", "ilm-db-app"): SECRET_DATA}
-    with pytest.raises(InvalidArgumentsError) as caught:
-        prepare_platform(args, StaticReader(data, crds={"poolers.postgresql.cnpg.io"}))
-    assert caught.value.problems == [
-        "database.mode: managed needs the CloudNativePG operator: clusters.postgresql.cnpg.io not installed"
-        " (install it, or set database.mode external)",
-        "edge.tls: needs cert-manager: issuers.cert-manager.io, certificates.cert-manager.io not installed"
-        " (install it, or give the certificate as a Secret (edge.tls.source secret))",
-    ]
-    installed = {
-        "clusters.postgresql.cnpg.io",
-        "poolers.postgresql.cnpg.io",
-        "issuers.cert-manager.io",
-        "certificates.cert-manager.io",
-    }
-    assert prepare_platform(args, StaticReader(data, crds=installed)).credentials == SECRET_DATA
-    assert prepare_platform(args_with(), StaticReader({("secret", "ilm", "core-secret"): SECRET_DATA}, crds=set()))
-
-
-def test_an_upgrade_renaming_an_external_brokers_exchanges_waits_for_its_acknowledgement():
-    data = {("secret", "ilm", "core-secret"): SECRET_DATA}
-    on_2180 = StaticReader(data, versions={"ilm": "2.18.0"})
-    with pytest.raises(InvalidArgumentsError) as caught:
-        prepare_platform(args_with(version="2.19.0"), on_2180)
-    (problem,) = caught.value.problems
-    assert problem.startswith(
-        "messaging.migrationAcknowledgedForVersion: the upgrade from 2.18.0 to 2.19.0 moves the platform from the exchanges"
-        " czertainly, czertainly-proxy to ilm, ilm-proxy on a broker this stack does not own:"
-    )
-    assert problem.endswith("then set migrationAcknowledgedForVersion to 2.19.0 (docs/platform.md, the messaging runbook)")
-    stale = {"host": "mq", "credentials": {"secretRef": "messaging-secret"}, "migrationAcknowledgedForVersion": "2.18.0"}
-    with pytest.raises(InvalidArgumentsError, match=r"migrationAcknowledgedForVersion: the upgrade from 2\.18\.0 to 2\.19\.0"):
-        prepare_platform(args_with(version="2.19.0", messaging=stale), on_2180)
-    acknowledged = {**stale, "migrationAcknowledgedForVersion": "2.19.0"}
-    assert prepare_platform(args_with(version="2.19.0", messaging=acknowledged), on_2180).version == "2.19.0"
-    # a first deploy, or a platform already on the version, needs nothing
-    assert prepare_platform(args_with(version="2.19.0"), StaticReader(data, versions={"ilm": "2.19.0"})).version == "2.19.0"
-    assert prepare_platform(args_with(version="2.18.0"), StaticReader(data)).version == "2.18.0"
-
-
-def test_preview_says_a_major_upgrade_of_a_managed_database_is_held_and_up_keeps_the_running_one(caplog):
+def test_preview_says_a_major_upgrade_of_a_managed_database_is_held_and_up_keeps_the_running_one(said):
     database = {"mode": "managed", "managed": {"version": "18", "storage": {"size": "1Gi"}}}
     args = args_with(database=database)
     stored = {
@@ -210,7 +137,7 @@ def test_preview_says_a_major_upgrade_of_a_managed_database_is_held_and_up_keeps
     }
     prepared = prepare_platform(args, StaticReader({("secret", "ilm", "ilm-db-app"): SECRET_DATA}, custom=stored))
     assert prepared.held_database == "17"
-    assert "database.managed.version: 18 is a major upgrade of the running PostgreSQL 17: kept at 17" in caplog.text
+    assert "database.managed.version: 18 is a major upgrade of the running PostgreSQL 17: kept at 17" in said.text
     mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
     (cluster,) = [r for r in mocks.resources if r.type_ == "kubernetes:postgresql.cnpg.io/v1:Cluster"]
     assert cluster.inputs["spec"]["imageName"] == "ghcr.io/cloudnative-pg/postgresql:17"

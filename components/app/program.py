@@ -35,7 +35,8 @@ from components.kube.object_reader import ReferenceReader, ReferenceReadError
 from components.kube.referenced_objects import heading_of
 from components.machinery.output_values import camel_case_keys
 from components.machinery.workload_component import Prepared
-from components.platform_component import PlatformComponent, PlatformPrepared, prepare_platform
+from components.platform_component import PlatformComponent
+from components.platform_preparation import PlatformPrepared, prepare_platform
 from components.proxy_component import ProxyComponent, prepare_proxy
 from components.registration.resource import start_provider_early
 

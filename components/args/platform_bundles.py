@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Literal
 
+from components.args.broker_topology import TOPOLOGY_2180, TOPOLOGY_2190, Topology
+
 __all__ = [
     "BUNDLES",
     "DEFAULT_REGISTRY",
@@ -82,6 +84,8 @@ class Bundle:
     wiring: Wiring
     default_virtual_host: str
     """The broker's virtual host a managed broker gets when ``messaging.virtualHost`` is unset."""
+    topology: Topology
+    """What a managed broker declares: users, exchanges, queues, bindings."""
     released: bool
     """False for a preview: reached only by naming it, never by an upgrade of a running platform."""
     postgresql_version: str
@@ -136,9 +140,9 @@ _ENGINES = {"postgresql_version": "18", "rabbitmq_version": "4.3.1", "keycloak_v
 
 BUNDLES: MappingProxyType[str, Bundle] = MappingProxyType(
     {
-        "2.18.0": Bundle("2.18.0", MappingProxyType(_IMAGES_2180), _WIRING_2180, "czertainly", True, **_ENGINES),
-        "2.19.0": Bundle("2.19.0", MappingProxyType(_IMAGES_2190), _WIRING_2190, "/", True, **_ENGINES),
-        "2.20.0": Bundle("2.20.0", MappingProxyType(_IMAGES_2200), _WIRING_2190, "/", False, **_ENGINES),
+        "2.18.0": Bundle("2.18.0", MappingProxyType(_IMAGES_2180), _WIRING_2180, "czertainly", TOPOLOGY_2180, True, **_ENGINES),
+        "2.19.0": Bundle("2.19.0", MappingProxyType(_IMAGES_2190), _WIRING_2190, "/", TOPOLOGY_2190, True, **_ENGINES),
+        "2.20.0": Bundle("2.20.0", MappingProxyType(_IMAGES_2200), _WIRING_2190, "/", TOPOLOGY_2190, False, **_ENGINES),
     }
 )
 """Every carried version's bundle (a test holds the keys to ``PlatformVersion``)."""

@@ -36,6 +36,15 @@ DATABASE_KEPT = (
     "spec.bootstrap.initdb.owner",
 )
 """What a managed database's ``overrides`` may not change: the names the platform reads back."""
+MESSAGING_KEPT = (
+    "metadata.name",
+    "metadata.namespace",
+    "metadata.ownerReferences",
+    "spec.rabbitmq.additionalConfig",
+    "spec.rabbitmq.advancedConfig",
+)
+"""What a managed broker's ``overrides`` may not change: its name (the platform's host for it) and
+the configuration the operator owns (the management UI's path)."""
 GO_DURATION = re.compile(r"^([0-9]+([.][0-9]+)?(ns|us|ms|s|m|h))+$")
 Realm = Annotated[str, matching(r"^[a-zA-Z0-9._-]{1,255}$", "a realm name: at most 255 letters, digits, '.', '_' or '-'")]
 
@@ -148,11 +157,18 @@ class ManagedMessagingArgs(Model):
     resources: Resources | None = None
     """Each node's resource requests and limits."""
     overrides: FreeForm | None = None
-    """A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept)."""
+    """A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files."""
     drain_timeout: str = "15m"
     """How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`."""
     force_cutover_for_version: ReleaseVersion | None = None
     """Cut a migration to this version over even if the old vhost did not drain, discarding what remains."""
+
+    @field_validator("overrides")
+    @classmethod
+    def _keeps_what_the_platform_reads(cls, overrides: dict[str, Any] | None) -> dict[str, Any] | None:
+        if kept := touched(overrides, MESSAGING_KEPT):
+            raise ValueError(f"may not change {listed(kept)} (the operator owns them)")
+        return overrides
 
     @model_validator(mode="after")
     def _duration(self) -> ManagedMessagingArgs:

@@ -10,8 +10,11 @@ from typing import Any
 
 from components.kube.object_reader import DefinitionReader, NotReadable
 
+BROKER_OF_YOUR_OWN = "or set messaging.mode external"
 WHAT_TO_INSTALL = {
     "postgresql.cnpg.io": ("database.mode", "managed needs the CloudNativePG operator", "or set database.mode external"),
+    "rabbitmq.com/RabbitmqCluster": ("messaging.mode", "managed needs the RabbitMQ Cluster Operator", BROKER_OF_YOUR_OWN),
+    "rabbitmq.com": ("messaging.mode", "managed needs the RabbitMQ Messaging Topology Operator", BROKER_OF_YOUR_OWN),
     "cert-manager.io": ("edge.tls", "needs cert-manager", "or give the certificate as a Secret (edge.tls.source secret)"),
     "gateway.networking.k8s.io": ("edge.gatewayAPI", "needs the Gateway API CRDs", "or publish through an Ingress"),
     "monitoring.coreos.com": (
@@ -20,7 +23,8 @@ WHAT_TO_INSTALL = {
         "or turn the ServiceMonitors off",
     ),
 }
-"""By API group: the field that renders its kinds, what it needs, and the way round it."""
+"""By API group (or ``<group>/<kind>``, where one group's kinds are two operators'): the field
+that renders its kinds, what it needs, and the way round it."""
 
 
 def definition_name(obj: Mapping[str, Any]) -> str:
@@ -28,21 +32,26 @@ def definition_name(obj: Mapping[str, Any]) -> str:
     return f"{obj['kind'].lower()}s.{obj['apiVersion'].split('/')[0]}"
 
 
+def _operator(obj: Mapping[str, Any]) -> str:
+    group = obj["apiVersion"].split("/")[0]
+    return f"{group}/{obj['kind']}" if f"{group}/{obj['kind']}" in WHAT_TO_INSTALL else group
+
+
 def missing_operators(objects: Iterable[Mapping[str, Any]], reader: object) -> list[str]:
     """A problem per upstream operator whose definitions are not installed; none when the reader
     cannot tell (no cluster, or no right to read definitions)."""
     if not isinstance(reader, DefinitionReader):
         return []
-    needed = {definition_name(obj): obj["apiVersion"].split("/")[0] for obj in objects}
+    needed = {definition_name(obj): _operator(obj) for obj in objects}
     missing: dict[str, list[str]] = {}
-    for name, group in needed.items():
+    for name, operator in needed.items():
         try:
-            if group in WHAT_TO_INSTALL and reader.served(name) is False:
-                missing.setdefault(group, []).append(name)
+            if operator in WHAT_TO_INSTALL and reader.served(name) is False:
+                missing.setdefault(operator, []).append(name)
         except NotReadable:
             return []
     problems = []
-    for group, names in missing.items():
-        field, needs, otherwise = WHAT_TO_INSTALL[group]
+    for operator, names in missing.items():
+        field, needs, otherwise = WHAT_TO_INSTALL[operator]
         problems.append(f"{field}: {needs}: {', '.join(names)} not installed (install it, {otherwise})")
     return problems

@@ -29,7 +29,8 @@ from components.package.models import PackageOptions
 from components.package.package_registration import PackageRegistration
 from components.package.provider_server import Unknown, resolved, serve, unknown_output
 from components.package.schema import package_schema
-from components.platform_component import PlatformComponent, prepare_platform, validate_platform_args
+from components.platform_component import PlatformComponent, validate_platform_args
+from components.platform_preparation import prepare_platform
 from components.proxy_component import ProxyComponent
 from components.type_tokens import CONNECTOR as CONNECTOR_TYPE
 from components.type_tokens import PLATFORM as PLATFORM_TYPE

@@ -8,6 +8,9 @@ import pytest
 
 from components.kube.object_reader import NoCluster
 from components.kube.upstream_operators import definition_name, missing_operators
+from components.render.platform import render_platform
+
+from ..support.operator_platform import args_with
 
 CLUSTER = {"apiVersion": "postgresql.cnpg.io/v1", "kind": "Cluster"}
 POOLER = {"apiVersion": "postgresql.cnpg.io/v1", "kind": "Pooler"}
@@ -55,3 +58,15 @@ def test_each_operator_missing_is_one_problem_listing_its_definitions_once():
 )
 def test_installed_or_unknowable_is_no_problem(reader):
     assert missing_operators([CLUSTER, POOLER, DEPLOYMENT], reader) == []
+
+
+def test_a_managed_brokers_two_operators_are_named_apart():
+    objects = render_platform(args_with(messaging={"mode": "managed", "managed": {"storage": {"size": "1Gi"}}}))
+    assert missing_operators(objects, Definitions({"rabbitmqclusters.rabbitmq.com"})) == [
+        "messaging.mode: managed needs the RabbitMQ Messaging Topology Operator: vhosts.rabbitmq.com, users.rabbitmq.com,"
+        " permissions.rabbitmq.com, exchanges.rabbitmq.com, queues.rabbitmq.com, bindings.rabbitmq.com not installed"
+        " (install it, or set messaging.mode external)",
+    ]
+    assert missing_operators(objects, Definitions({"vhosts.rabbitmq.com"}))[0].startswith(
+        "messaging.mode: managed needs the RabbitMQ Cluster Operator: rabbitmqclusters.rabbitmq.com not installed"
+    )

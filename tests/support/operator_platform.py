@@ -10,6 +10,7 @@ Two kinds of difference are set aside, each named here and in docs/platform.md:
 
 from __future__ import annotations
 
+import base64
 import copy
 import pathlib
 from typing import Any
@@ -97,3 +98,8 @@ def container(deployment: dict[str, Any], name: str) -> dict[str, Any]:
 def env_of(container: dict[str, Any]) -> dict[str, Any]:
     """A container's variables by name: a plain value, or its ``valueFrom``."""
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in container.get("env", [])}
+
+
+SECRET_DATA = {"username": base64.b64encode(b"ilm").decode(), "password": base64.b64encode(b"s3cr3t;pw").decode()}
+"""A database credentials Secret's data, as the API returns it."""
+MANAGED_DATABASE = {"mode": "managed", "managed": {"storage": {"size": "1Gi"}}}

@@ -2,7 +2,7 @@
 
 Both are resolved once, whatever the mode, so every consumer (core's and the scheduler's env,
 the wait loops, the ConfigMap) reads the same facts. External mode: the spec's own coordinates
-and credentials Secret; a managed database: what CloudNativePG makes of its Cluster.
+and credentials Secret; a managed database or broker: what their operators make of them.
 """
 
 from __future__ import annotations
@@ -17,6 +17,13 @@ from components.render.platform.managed_database import (
     application_secret,
     database_host,
     database_managed,
+)
+from components.render.platform.managed_messaging import (
+    AMQP_PORT,
+    broker_name,
+    credentials_secret,
+    messaging_managed,
+    virtual_host,
 )
 from components.render.platform.resolve import Platform, metadata
 
@@ -51,8 +58,12 @@ def database(platform: Platform) -> tuple[Connection, str]:
 
 
 def messaging(platform: Platform) -> tuple[Connection, str]:
-    """The broker's connection and its virtual host (an external broker's, as given)."""
+    """The broker's connection (a managed broker's: its client Service and core's user's generated
+    Secret) and its virtual host (an external broker's, as given)."""
     block = platform.args.messaging
+    if messaging_managed(platform.args):
+        generated = CredentialsRefArgs(secret_ref=credentials_secret(platform, "core"))
+        return _connection(broker_name(platform), AMQP_PORT, generated), virtual_host(platform)
     return _connection(block.host, block.port, block.credentials), block.virtual_host or ""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from components.render.objects import Obj
+from components.render.platform.managed_messaging import management_route
 from components.render.platform.resolve import EPHEMERAL, Base, Platform, ephemeral_volume, metadata, mount, plain_env
 from components.render.workload import Probe
 
@@ -112,7 +113,8 @@ def _plugins(platform: Platform) -> list[dict[str, Any]]:
 
 
 def kong_config(platform: Platform) -> dict[str, Any]:
-    """Kong's routes: core's API and its login and logout, the front end, utils when on."""
+    """Kong's routes: core's API and its login and logout, the front end, a managed broker's
+    management UI and utils when on."""
     url = platform.args.fe_administrator.url
     services = [
         _service("core", "core", "protocols_route", ["/api"], False, protocol="http"),
@@ -126,6 +128,8 @@ def kong_config(platform: Platform) -> dict[str, Any]:
             protocol="http",
         ),
     ]
+    if (management := management_route(platform)) is not None:
+        services.append(management)
     if platform.args.utils.enabled:
         services.append(_service("utils", "utils", "v1-utils-route", ["/utils"], True))
     config: dict[str, Any] = {"_format_version": "2.1", "_transform": True, "services": services}

@@ -14,6 +14,7 @@ from typing import Any
 
 from components.args.platform_spec import PlatformArgs
 from components.render.objects import Obj, merge_patch
+from components.render.platform.managed_upgrade import held_version as major_upgrade_held
 from components.render.platform.resolve import Platform, metadata
 
 CNPG_API_VERSION = "postgresql.cnpg.io/v1"
@@ -118,19 +119,11 @@ def running_version(stored: Mapping[str, Any] | None) -> str | None:
     return image[len(prefix) :] if isinstance(image, str) and image.startswith(prefix) else None
 
 
-def _major(version: str) -> int | None:
-    head = version.split(".")[0]
-    return int(head) if head.isdigit() else None
-
-
 def held_version(args: PlatformArgs, running: str | None) -> str | None:
     """The running version to keep when the one asked for is a major upgrade of it that
-    ``upgradeAcknowledged`` does not allow (the operator's ``MajorUpgradeNeedsAck``); else None."""
+    ``upgradeAcknowledged`` does not allow; else None."""
     managed = args.database.managed
-    if managed is None or not managed.version or managed.upgrade_acknowledged or running is None:
-        return None
-    asked, now = _major(managed.version), _major(running)
-    return running if asked is not None and now is not None and asked > now else None
+    return None if managed is None else major_upgrade_held(managed.version, running, managed.upgrade_acknowledged)
 
 
 def holding(args: PlatformArgs, version: str | None) -> PlatformArgs:

@@ -21,6 +21,7 @@ from components.render.platform.core_init import scripts_config_map
 from components.render.platform.edge import edge_objects
 from components.render.platform.gateway import gateway, global_config_map
 from components.render.platform.managed_database import managed_database_objects
+from components.render.platform.managed_messaging import managed_messaging_objects
 from components.render.platform.network_policies import network_policies
 from components.render.platform.provisioning import deploys_provisioning, provisioning
 from components.render.platform.resolve import Base, Platform, platform_of, platform_workload, workload_objects
@@ -47,7 +48,7 @@ def render_platform(args: PlatformArgs, version: str | None = None) -> list[Obj]
         built.append(((workload := platform_workload(platform, base)), base))
         return workload_objects(workload, base.spec)
 
-    objects = [*managed_database_objects(platform), messaging_config_map(platform)]
+    objects = [*managed_database_objects(platform), *managed_messaging_objects(platform), messaging_config_map(platform)]
     if (scripts := scripts_config_map(platform)) is not None:
         objects.append(scripts)
     for builder in (core, scheduler, auth_opa_policies, auth):

@@ -2,7 +2,8 @@
 queues and exchanges of remote proxies and issues their tokens; core calls it in the cluster.
 
 Every credential reaches it by reference: the broker user it manages the topology as, the
-user it writes into proxies' tokens (both the platform's messaging credentials unless given),
+user it writes into proxies' tokens (unless given, a managed broker's provisioner and proxy
+users, an external broker's platform messaging credentials),
 and the API key and token signing key of its bootstrap Secret.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from components.args.platform_blocks import CredentialsRefArgs
 from components.render.objects import Obj
 from components.render.platform.connections import MESSAGING_CONFIG_MAP, MESSAGING_HOST_KEY, MESSAGING_PORT_KEY, messaging
+from components.render.platform.managed_messaging import credentials_secret, messaging_managed
 from components.render.platform.resolve import (
     Base,
     Platform,
@@ -52,8 +54,8 @@ def provisioning(platform: Platform) -> Base:
         ]
     )
     referenced = [
-        *_credentials("RABBITMQ", deploy.provisioner_credentials, broker.secret),
-        *_credentials("PROXY_RABBITMQ", deploy.proxy_credentials, broker.secret),
+        *_credentials("RABBITMQ", deploy.provisioner_credentials, _users_secret(platform, "provisioner", broker.secret)),
+        *_credentials("PROXY_RABBITMQ", deploy.proxy_credentials, _users_secret(platform, "proxy", broker.secret)),
         secret_env("SECURITY_API_KEY", deploy.bootstrap_secret_ref, deploy.api_key_key or API_KEY_KEY),
         secret_env("TOKEN_SIGNING_KEY", deploy.bootstrap_secret_ref, deploy.token_signing_key_key or TOKEN_SIGNING_KEY_KEY),
         config_map_env("RABBITMQ_HOST", MESSAGING_CONFIG_MAP, MESSAGING_HOST_KEY),
@@ -74,6 +76,11 @@ def provisioning(platform: Platform) -> Base:
         volume_mounts=[tmp_mount()],
         port=PORT,
     )
+
+
+def _users_secret(platform: Platform, role: str, shared: str | None) -> str | None:
+    """A managed broker's generated Secret of the user of ``role``; an external broker's shared one."""
+    return credentials_secret(platform, role) if messaging_managed(platform.args) else shared
 
 
 def _credentials(prefix: str, given: CredentialsRefArgs | None, fallback: str | None) -> list[Obj]:

@@ -10645,7 +10645,7 @@ type ManagedMessaging struct {
 	DrainTimeout *string `pulumi:"drainTimeout"`
 	// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
 	ForceCutoverForVersion *string `pulumi:"forceCutoverForVersion"`
-	// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+	// A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
 	Overrides map[string]interface{} `pulumi:"overrides"`
 	// RabbitMQ nodes: 1 is a single node, more form a cluster.
 	Replicas *int `pulumi:"replicas"`
@@ -10676,7 +10676,7 @@ type ManagedMessagingArgs struct {
 	DrainTimeout pulumi.StringPtrInput `pulumi:"drainTimeout"`
 	// Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
 	ForceCutoverForVersion pulumi.StringPtrInput `pulumi:"forceCutoverForVersion"`
-	// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+	// A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
 	Overrides pulumi.MapInput `pulumi:"overrides"`
 	// RabbitMQ nodes: 1 is a single node, more form a cluster.
 	Replicas pulumi.IntPtrInput `pulumi:"replicas"`
@@ -10778,7 +10778,7 @@ func (o ManagedMessagingOutput) ForceCutoverForVersion() pulumi.StringPtrOutput 
 	return o.ApplyT(func(v ManagedMessaging) *string { return v.ForceCutoverForVersion }).(pulumi.StringPtrOutput)
 }
 
-// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+// A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
 func (o ManagedMessagingOutput) Overrides() pulumi.MapOutput {
 	return o.ApplyT(func(v ManagedMessaging) map[string]interface{} { return v.Overrides }).(pulumi.MapOutput)
 }
@@ -10852,7 +10852,7 @@ func (o ManagedMessagingPtrOutput) ForceCutoverForVersion() pulumi.StringPtrOutp
 	}).(pulumi.StringPtrOutput)
 }
 
-// A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+// A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
 func (o ManagedMessagingPtrOutput) Overrides() pulumi.MapOutput {
 	return o.ApplyT(func(v *ManagedMessaging) map[string]interface{} {
 		if v == nil {

@@ -1491,7 +1491,7 @@ export interface ManagedMessagingArgs {
      */
     forceCutoverForVersion?: pulumi.Input<string | undefined>;
     /**
-     * A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+     * A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
      */
     overrides?: pulumi.Input<{[key: string]: any} | undefined>;
     /**

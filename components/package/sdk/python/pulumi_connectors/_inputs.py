@@ -6778,7 +6778,7 @@ class ManagedMessagingArgsDict(TypedDict):
     """
     overrides: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
     """
-    A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+    A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
     """
     replicas: NotRequired[pulumi.Input[Optional[_builtins.int]]]
     """
@@ -6814,7 +6814,7 @@ class ManagedMessagingArgs:
         :param pulumi.Input['StorageArgs'] storage: The persistent volume of each node.
         :param pulumi.Input[_builtins.str] drain_timeout: How long each waiting phase of a messaging migration may last, as a Go duration such as `1h30m`.
         :param pulumi.Input[_builtins.str] force_cutover_for_version: Cut a migration to this version over even if the old vhost did not drain, discarding what remains.
-        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+        :param pulumi.Input[Mapping[str, Any]] overrides: A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
         :param pulumi.Input[_builtins.int] replicas: RabbitMQ nodes: 1 is a single node, more form a cluster.
         :param pulumi.Input['pulumi_kubernetes.core.v1.ResourceRequirementsArgs'] resources: Each node's resource requests and limits.
         :param pulumi.Input[_builtins.bool] upgrade_acknowledged: Allow a major version upgrade of the running cluster (reset it afterwards).
@@ -6876,7 +6876,7 @@ class ManagedMessagingArgs:
     @pulumi.getter
     def overrides(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        A JSON merge patch onto the rendered RabbitmqCluster spec (its names and default user are kept).
+        A JSON merge patch onto the rendered RabbitmqCluster (`{"spec": {...}}`), but not its names or config files.
         """
         return pulumi.get(self, "overrides")
 
