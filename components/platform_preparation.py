@@ -16,7 +16,7 @@ from typing import Any
 
 import pulumi
 
-from components.args.platform_bundles import decided_version, external_migration_problem
+from components.args.platform_bundles import decided_version, external_migration_problem, managed_migration_problem
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
 from components.kube.generated_objects import Generated, wait_for
@@ -40,6 +40,11 @@ from components.render.platform.managed_upgrade import held_version
 from components.render.platform.resolve import platform_of
 
 __all__ = ["PlatformPrepared", "prepare_platform", "running_version"]
+
+KEYCLOAK_NOT_YET = (
+    "managed is not rendered by this library yet (the Keycloak operator's Keycloak, its realm import and the"
+    " OIDC client's secret): run Keycloak yourself and set keycloak.mode external"
+)
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,25 @@ def _held(platform: PlatformArgs, reader: ReferenceReader, engine: str) -> str |
     return held
 
 
+def _migration_problems(platform: PlatformArgs, running: str | None, version: str) -> list[str]:
+    broker = platform.messaging
+    if broker.mode == "external" and (
+        migration := external_migration_problem(running, version, broker.migration_acknowledged_for_version)
+    ):
+        return [f"messaging.migrationAcknowledgedForVersion: {migration}"]
+    if (
+        broker.mode == "managed"
+        and broker.managed is not None
+        and (
+            migration := managed_migration_problem(
+                running, version, broker.managed.force_cutover_for_version, pinned=bool(broker.virtual_host)
+            )
+        )
+    ):
+        return [f"messaging.managed.forceCutoverForVersion: {migration}"]
+    return []
+
+
 def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> PlatformPrepared:
     """Every decision above; every problem named at preview, together."""
     problems = []
@@ -179,11 +203,9 @@ def prepare_platform(platform: PlatformArgs, reader: ReferenceReader) -> Platfor
         problems.append(f"version: {error}")
     else:
         problems += missing_operators(render_platform(platform, version), reader)
-        broker = platform.messaging
-        if broker.mode == "external" and (
-            migration := external_migration_problem(running, version, broker.migration_acknowledged_for_version)
-        ):
-            problems.append(f"messaging.migrationAcknowledgedForVersion: {migration}")
+        problems += _migration_problems(platform, running, version)
+    if platform.keycloak is not None and platform.keycloak.mode == "managed":
+        problems.append(f"keycloak.mode: {KEYCLOAK_NOT_YET}")
     credentials, generated = None, None
     try:
         credentials, generated = _credentials(platform, reader)

@@ -132,3 +132,35 @@ def test_a_major_upgrade_of_a_managed_broker_is_held_and_said(said):
     assert prepare_platform(args_with(messaging=acknowledged), StaticReader(data, custom=running)).held_broker is None
     unset = {**MANAGED_BROKER, "managed": {"storage": {"size": "1Gi"}}}  # the bundle's 4.3.1 is what comes
     assert prepare_platform(args_with(messaging=unset), StaticReader(data, custom=running)).held_broker == "3.13"
+
+
+@pytest.mark.parametrize(
+    ("messaging", "moved"),
+    [
+        (MANAGED_BROKER, "the exchanges czertainly, czertainly-proxy to ilm, ilm-proxy and the virtual host czertainly to /"),
+        ({**MANAGED_BROKER, "virtualHost": "platform"}, "the exchanges czertainly, czertainly-proxy to ilm, ilm-proxy"),
+    ],
+)
+def test_an_upgrade_replacing_a_managed_brokers_topology_waits_for_the_cut_over_to_be_asked(messaging, moved):
+    data = {("secret", "ilm", "core-secret"): SECRET_DATA, BROKER_SECRET: {"username": "dQ=="}}
+    on_2180 = StaticReader(data, versions={"ilm": "2.18.0"})
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args_with(version="2.19.0", messaging=messaging), on_2180)
+    assert caught.value.problems == [
+        f"messaging.managed.forceCutoverForVersion: the upgrade from 2.18.0 to 2.19.0 moves the managed broker's topology"
+        f" ({moved}) at once: what is left in the old queues is not carried over. Drain them (docs/platform.md, the"
+        " messaging runbook), then set forceCutoverForVersion to 2.19.0"
+    ]
+    asked = {**messaging, "managed": {**messaging["managed"], "forceCutoverForVersion": "2.19.0"}}
+    assert prepare_platform(args_with(version="2.19.0", messaging=asked), on_2180).version == "2.19.0"
+    assert prepare_platform(args_with(version="2.19.0", messaging=messaging), StaticReader(data, versions={"ilm": "2.19.0"}))
+
+
+def test_a_managed_keycloak_is_refused_before_anything_is_created_not_left_out_unsaid():
+    keycloak = {"mode": "managed", "managed": {}}
+    with pytest.raises(InvalidArgumentsError) as caught:
+        prepare_platform(args_with(keycloak=keycloak), reader())
+    assert caught.value.problems == [
+        "keycloak.mode: managed is not rendered by this library yet (the Keycloak operator's Keycloak, its realm import"
+        " and the OIDC client's secret): run Keycloak yourself and set keycloak.mode external"
+    ]

@@ -184,3 +184,23 @@ def external_migration_problem(running: str | None, decided: str, acknowledged: 
         f" there, drain the old ones, re-enroll remote proxies, then set migrationAcknowledgedForVersion to {decided}"
         " (docs/platform.md, the messaging runbook)"
     )
+
+
+def managed_migration_problem(running: str | None, decided: str, cut_over_for: str | None, pinned: bool) -> str | None:
+    """Why an upgrade of a platform on a managed broker may not go on yet: the new version
+    declares another topology, and the operator's draining migration is not ported, so the run
+    cuts over at once; ``forceCutoverForVersion`` naming the new version says the old queues
+    are drained (``pinned``: the user set the virtual host, which then stays)."""
+    if running is None or running not in BUNDLES or running == decided or cut_over_for == decided:
+        return None
+    before, after = BUNDLES[running], BUNDLES[decided]
+    if before.topology == after.topology and (pinned or before.default_virtual_host == after.default_virtual_host):
+        return None
+    moved = f"the exchanges {', '.join(before.wiring.exchanges)} to {', '.join(after.wiring.exchanges)}"
+    if not pinned and before.default_virtual_host != after.default_virtual_host:
+        moved += f" and the virtual host {before.default_virtual_host} to {after.default_virtual_host}"
+    return (
+        f"the upgrade from {running} to {decided} moves the managed broker's topology ({moved}) at once:"
+        " what is left in the old queues is not carried over. Drain them (docs/platform.md, the messaging runbook),"
+        f" then set forceCutoverForVersion to {decided}"
+    )

@@ -21,7 +21,7 @@ from pulumi import automation as auto
 
 from components.kube.object_reader import ClusterReader
 from tests.support.cluster_objects import install_crds, namespace
-from tests.support.crds import cloudnative_pg_crds, platform_crds
+from tests.support.crds import cloudnative_pg_crds, platform_crds, rabbitmq_crds
 
 from ..support.engine_stacks import changes
 from ..support.operator_platform import EXTERNAL_VARIANTS, FOLDER, minimal_spec
@@ -33,6 +33,13 @@ ROLLED = {"core", "auth", "scheduler"}
 
 
 OWN_VARIANTS: dict[str, dict[str, Any]] = {
+    "managed-broker": {
+        "messaging": {
+            "mode": "managed",
+            "managed": {"version": "4.1", "storage": {"size": "1Gi"}},
+            "management": {"expose": True},
+        },
+    },
     "gateway-api": {
         "edge": {"enabled": True, "type": "gatewayAPI", "host": "p.example.com", "gatewayAPI": {"gatewayClassName": "envoy"}},
     },
@@ -79,7 +86,7 @@ def checksums(apps: client.AppsV1Api, ns: str) -> dict[str, str | None]:
 
 
 def deployed(cluster: Any, make_stack: Any, variant: str, **changes: Any) -> tuple[Any, str]:
-    install_crds(cluster, platform_crds() + cloudnative_pg_crds())
+    install_crds(cluster, platform_crds() + cloudnative_pg_crds() + rabbitmq_crds())
     ns = namespace(cluster, f"platform-{uuid.uuid4().hex[:6]}")
     core = client.CoreV1Api(cluster.api())
     for name in READS:
@@ -109,6 +116,14 @@ def test_a_platform_of_each_variant_rolls_out_and_a_rerun_changes_nothing(cluste
         assert stored["spec"]["bootstrap"]["initdb"] == {"database": "ilm", "owner": "ilm"}
         pooler = custom.get_namespaced_custom_object("postgresql.cnpg.io", "v1", ns, "poolers", "ilm-db-pooler")
         assert pooler["spec"]["pgbouncer"]["poolMode"] == "transaction"
+    if variant == "managed-broker":
+        custom = client.CustomObjectsApi(cluster.api())
+        kinds = ("rabbitmqclusters", "vhosts", "users", "permissions", "exchanges", "queues", "bindings")
+        counts = [len(custom.list_namespaced_custom_object("rabbitmq.com", "v1beta1", ns, k)["items"]) for k in kinds]
+        assert counts == [1, 1, 5, 5, 2, 11, 10]
+        pod = apps.read_namespaced_deployment("core", ns).spec.template.spec
+        core_env = {e.name: e for e in next(c for c in pod.containers if c.name == "core").env}
+        assert core_env["BROKER_PASSWORD"].value_from.secret_key_ref.name == "ilm-messaging-core-user-credentials"
     if variant == "availability":
         assert [s.metadata.name for s in apps.list_namespaced_stateful_set(ns).items] == ["core"]
         budgets = client.PolicyV1Api(cluster.api()).list_namespaced_pod_disruption_budget(ns).items

@@ -16,6 +16,8 @@ PROMETHEUS_OPERATOR = "github.com/prometheus-operator/prometheus-operator@v0.85.
 CERT_MANAGER = "github.com/cert-manager/cert-manager@v1.16.2"
 GATEWAY_API = "sigs.k8s.io/gateway-api@v1.2.1"
 CLOUDNATIVE_PG = "github.com/cloudnative-pg/cloudnative-pg@v1.29.1"
+RABBITMQ_CLUSTER_OPERATOR = "github.com/rabbitmq/cluster-operator/v2@v2.19.0"
+RABBITMQ_TOPOLOGY_OPERATOR = "github.com/rabbitmq/messaging-topology-operator@v1.16.0"
 
 
 class CrdsUnavailable(RuntimeError):
@@ -55,6 +57,17 @@ def cloudnative_pg_crds() -> list[dict[str, Any]]:
     """What a managed database needs: CloudNativePG's Cluster and Pooler."""
     bases = module_dir(CLOUDNATIVE_PG) / "config" / "crd" / "bases"
     return [yaml.safe_load((bases / f"postgresql.cnpg.io_{plural}.yaml").read_text()) for plural in ("clusters", "poolers")]
+
+
+def rabbitmq_crds() -> list[dict[str, Any]]:
+    """What a managed broker needs: the Cluster Operator's RabbitmqCluster and the Messaging
+    Topology Operator's kinds the platform declares."""
+    cluster = module_dir(RABBITMQ_CLUSTER_OPERATOR) / "config" / "crd" / "bases" / "rabbitmq.com_rabbitmqclusters.yaml"
+    topology = module_dir(RABBITMQ_TOPOLOGY_OPERATOR) / "config" / "crd" / "bases"
+    plurals = ("vhosts", "users", "permissions", "exchanges", "queues", "bindings")
+    return [yaml.safe_load(cluster.read_text())] + [
+        yaml.safe_load((topology / f"rabbitmq.com_{p}.yaml").read_text()) for p in plurals
+    ]
 
 
 def service_monitor_crd_path() -> pathlib.Path:

@@ -1,9 +1,11 @@
 """Test controllers playing, on the local API server, the part of the controllers a platform's
 cluster runs and this one does not: CloudNativePG (a ``Cluster`` gets its application Secret
 and its ``-rw``, ``-ro`` and ``-r`` Services, a ``Pooler`` its Service, as CloudNativePG names
-and fills them) and an ingress controller (an ``Ingress`` gets a load balancer address in its
-status, which the Kubernetes provider waits for). Each polls the whole cluster on a thread and
-stops when its ``with`` block ends."""
+and fills them), the RabbitMQ Cluster Operator (a ``RabbitmqCluster`` gets its client Service,
+named as the cluster, and its default user's Secret), the Messaging Topology Operator (a
+``User`` gets its ``<user>-user-credentials`` Secret) and an ingress controller (an ``Ingress``
+gets a load balancer address in its status, which the Kubernetes provider waits for). They poll
+the whole cluster on a thread and stop when their ``with`` block ends."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from kubernetes import client
 from kubernetes.client.exceptions import ApiException
 
 CNPG = ("postgresql.cnpg.io", "v1")
+RABBITMQ = ("rabbitmq.com", "v1beta1")
 PASSWORD = "first"
 """The application owner's password the stand-in generates."""
 
@@ -29,8 +32,14 @@ def _create(call: Any, *args: Any) -> None:
             raise
 
 
-def _service(name: str, port: int = 5432) -> dict[str, Any]:
-    return {"metadata": {"name": name}, "spec": {"ports": [{"name": "postgres", "port": port}], "selector": {"cnpg.io/x": name}}}
+def _service(name: str, ports: dict[str, int] | None = None) -> dict[str, Any]:
+    listed = [{"name": key, "port": port} for key, port in (ports or {"postgres": 5432}).items()]
+    return {"metadata": {"name": name}, "spec": {"ports": listed, "selector": {"stand-in/for": name}}}
+
+
+def _secret(name: str, values: dict[str, str], kind: str = "Opaque") -> dict[str, Any]:
+    data = {key: base64.b64encode(value.encode()).decode() for key, value in values.items()}
+    return {"metadata": {"name": name}, "type": kind, "data": data}
 
 
 def _application_secret(cluster: dict[str, Any]) -> dict[str, Any]:
@@ -49,25 +58,38 @@ def _application_secret(cluster: dict[str, Any]) -> dict[str, Any]:
         "jdbc-uri": f"jdbc:postgresql://{host}.{ns}:5432/{database}?password={PASSWORD}&user={owner}",
         "pgpass": f"{host}:5432:{database}:{owner}:{PASSWORD}\n",
     }
-    data = {key: base64.b64encode(value.encode()).decode() for key, value in values.items()}
-    return {"metadata": {"name": f"{name}-app"}, "type": "kubernetes.io/basic-auth", "data": data}
+    return _secret(f"{name}-app", values, "kubernetes.io/basic-auth")
+
+
+def _listed(custom: client.CustomObjectsApi, group: tuple[str, str], plural: str) -> list[dict[str, Any]]:
+    """Every object of a kind; none while its CRD is not installed."""
+    try:
+        return list(custom.list_cluster_custom_object(*group, plural)["items"])
+    except ApiException as error:
+        if error.status == 404:
+            return []
+        raise
 
 
 def _cloudnative_pg_pass(core: client.CoreV1Api, custom: client.CustomObjectsApi) -> None:
-    try:
-        clusters = custom.list_cluster_custom_object(*CNPG, "clusters")["items"]
-        poolers = custom.list_cluster_custom_object(*CNPG, "poolers")["items"]
-    except ApiException as error:
-        if error.status == 404:  # CloudNativePG's CRDs not installed yet
-            return
-        raise
-    for cluster in clusters:
+    for cluster in _listed(custom, CNPG, "clusters"):
         name, ns = cluster["metadata"]["name"], cluster["metadata"]["namespace"]
         for suffix in ("rw", "ro", "r"):
             _create(core.create_namespaced_service, ns, _service(f"{name}-{suffix}"))
         _create(core.create_namespaced_secret, ns, _application_secret(cluster))
-    for pooler in poolers:
+    for pooler in _listed(custom, CNPG, "poolers"):
         _create(core.create_namespaced_service, pooler["metadata"]["namespace"], _service(pooler["metadata"]["name"]))
+
+
+def _rabbitmq_pass(core: client.CoreV1Api, custom: client.CustomObjectsApi) -> None:
+    for cluster in _listed(custom, RABBITMQ, "rabbitmqclusters"):
+        name, ns = cluster["metadata"]["name"], cluster["metadata"]["namespace"]
+        _create(core.create_namespaced_service, ns, _service(name, {"amqp": 5672, "management": 15672}))
+        _create(core.create_namespaced_secret, ns, _secret(f"{name}-default-user", {"username": "default", "password": PASSWORD}))
+    for user in _listed(custom, RABBITMQ, "users"):
+        name, ns = user["metadata"]["name"], user["metadata"]["namespace"]
+        credentials = {"username": f"{name}-generated", "password": PASSWORD}
+        _create(core.create_namespaced_secret, ns, _secret(f"{name}-user-credentials", credentials))
 
 
 def _ingress_pass(networking: client.NetworkingV1Api) -> None:
@@ -86,6 +108,7 @@ def playing_upstream_controllers(api: client.ApiClient, every: float = 0.5) -> I
         while not stop.is_set():
             try:
                 _cloudnative_pg_pass(core, custom)
+                _rabbitmq_pass(core, custom)
                 _ingress_pass(networking)
             except Exception as error:  # kept for the test, which fails with it
                 failures.append(error)
