@@ -218,3 +218,11 @@ def test_the_running_version_is_read_off_the_clusters_image(image, version):
 
 def test_the_render_reads_back_as_yaml():
     assert yaml.safe_load(yaml.safe_dump(broker())) == broker()
+
+
+def test_the_time_quality_monitor_uses_the_monitor_users_generated_secret():
+    core = {"timeQualityMonitor": {"enabled": True, "credentials": {"secretRef": "given-but-external-only"}}}
+    objects = render_platform(args_with(version="2.19.0", messaging=MANAGED, core=core))
+    env = env_of(container(find(objects, "Deployment", "core"), "time-quality-monitor"))
+    assert env["BROKER_USERNAME"] == {"secretKeyRef": {"name": "ilm-messaging-monitor-user-credentials", "key": "username"}}
+    assert env["BROKER_VIRTUAL_HOST"] == "/"
