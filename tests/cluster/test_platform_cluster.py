@@ -5,7 +5,8 @@ their published sources, and stand-ins playing CloudNativePG's and an ingress co
 admitted (a managed database's Cluster and Pooler by CloudNativePG's schemas), its workloads roll
 out in the first up (a managed database's once what CloudNativePG generates is there), a rerun
 changes nothing; an edit of the database credentials rolls core, auth and the scheduler only;
-destroy removes it all, or keeps a managed database when its policy says so."""
+destroy removes it all, or keeps a managed database when its policy says so; a major upgrade of a
+managed database or broker is applied only once acknowledged."""
 
 from __future__ import annotations
 
@@ -188,3 +189,22 @@ def test_a_major_upgrade_of_the_managed_database_waits_for_its_acknowledgement(c
     spec = spec_of("managed-db")
     assert image_after_up({**spec, "database": database("18")}) == "ghcr.io/cloudnative-pg/postgresql:17"
     assert image_after_up({**spec, "database": database("18", acknowledged=True)}) == "ghcr.io/cloudnative-pg/postgresql:18"
+
+
+def test_a_major_upgrade_of_the_managed_broker_waits_for_its_acknowledgement(cluster, make_stack):
+    def messaging(version: str, acknowledged: bool = False) -> dict[str, Any]:
+        managed = {"version": version, "storage": {"size": "1Gi"}, "upgradeAcknowledged": acknowledged}
+        return {"mode": "managed", "managed": managed}
+
+    def image_after_up(version: str, acknowledged: bool = False) -> str:
+        platforms = [{"name": "ilm", "namespace": ns, "spec": {**minimal_spec(), "messaging": messaging(version, acknowledged)}}]
+        stack.stack.set_config("connectors:platforms", auto.ConfigValue(json.dumps(platforms)))
+        stack.up()
+        custom = client.CustomObjectsApi(cluster.api())
+        return custom.get_namespaced_custom_object("rabbitmq.com", "v1beta1", ns, "rabbitmqclusters", "ilm-messaging")["spec"][
+            "image"
+        ]
+
+    stack, ns = deployed(cluster, make_stack, "minimal", messaging=messaging("3.13"))
+    assert image_after_up("4.1") == "rabbitmq:3.13-management"
+    assert image_after_up("4.1", acknowledged=True) == "rabbitmq:4.1-management"
