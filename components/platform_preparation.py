@@ -19,7 +19,7 @@ import pulumi
 from components.args.platform_bundles import decided_version, external_migration_problem, managed_migration_problem
 from components.args.platform_spec import PlatformArgs
 from components.args.problems import InvalidArgumentsError
-from components.kube.generated_objects import Generated, wait_for
+from components.kube.generated_objects import DEADLINE_SECONDS, Generated, wait_for
 from components.kube.object_reader import (
     CustomObjectReader,
     NotReadable,
@@ -133,8 +133,9 @@ def _awaiting(
 
     def awaited() -> Mapping[str, str]:
         found = credentials
+        deadline = 0 if pulumi.runtime.is_dry_run() else DEADLINE_SECONDS  # a preview never waits
         for wanted in pending:
-            data = wait_for(reader, wanted)
+            data = wait_for(reader, wanted, deadline)
             if wanted.secret.name == connection.secret:
                 found = _checked(connection, wanted.secret, data)
         assert found is not None, "waited for the credentials when they were not read"
@@ -163,7 +164,7 @@ def _held(platform: PlatformArgs, reader: ReferenceReader, engine: str) -> str |
     if engine == "database":
         asked, held = managed.version, held_database_version(platform, stored_database_version(stored))
     else:
-        asked = managed.version or resolved.bundle.rabbitmq_version
+        asked = managed.version  # unset, the RabbitMQ operator's default image, which this library does not pin
         held = held_version(asked, stored_broker_version(stored), managed.upgrade_acknowledged)
     if held is not None:
         pulumi.log.warn(

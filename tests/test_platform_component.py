@@ -141,3 +141,28 @@ def test_preview_says_a_major_upgrade_of_a_managed_database_is_held_and_up_keeps
     mocks = run(lambda: PlatformComponent("ilm", args, prepared=prepared))
     (cluster,) = [r for r in mocks.resources if r.type_ == "kubernetes:postgresql.cnpg.io/v1:Cluster"]
     assert cluster.inputs["spec"]["imageName"] == "ghcr.io/cloudnative-pg/postgresql:17"
+
+
+class BrokerMadeByItsOperators(StaticReader):
+    """The database credentials from the start; core's broker user's Secret once the stack has
+    created the RabbitmqCluster."""
+
+    def __init__(self, mocks: RecordingMocks) -> None:
+        super().__init__({("secret", "ilm", "core-secret"): SECRET_DATA})
+        self.mocks = mocks
+
+    def read(self, ref):
+        if any(r.type_ == "kubernetes:rabbitmq.com/v1beta1:RabbitmqCluster" for r in self.mocks.resources):
+            self.objects[("secret", "ilm", "ilm-messaging-core-user-credentials")] = {"username": "dQ=="}
+        return super().read(ref)
+
+
+def test_a_managed_brokers_secret_is_waited_for_even_when_the_database_credentials_were_read(said):
+    args, mocks = args_with(messaging={"mode": "managed", "managed": {"storage": {"size": "1Gi"}}}), RecordingMocks()
+    reader = BrokerMadeByItsOperators(mocks)
+    prepared = prepare_platform(args, reader)
+    assert prepared.credentials == SECRET_DATA and prepared.awaited_credentials is not None
+    run(lambda: PlatformComponent("ilm", args, prepared=prepared), mocks=mocks)
+    broker_reads = [key for key in reader.reads if key[2] == "ilm-messaging-core-user-credentials"]
+    assert len(broker_reads) == 2  # once before the run (not there), once inside it (there)
+    assert mocks.one("kubernetes:core/v1:Secret").inputs["stringData"]["connection-string"].startswith("Host=db.example.com;")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from components.args.problems import InvalidArgumentsError
+from components.kube.generated_objects import GeneratedObjectsMissing
 from components.platform_preparation import prepare_platform
 
 from .support.mocks import StaticReader
@@ -130,8 +131,8 @@ def test_a_major_upgrade_of_a_managed_broker_is_held_and_said(said):
     )
     acknowledged = {**MANAGED_BROKER, "managed": {**MANAGED_BROKER["managed"], "upgradeAcknowledged": True}}
     assert prepare_platform(args_with(messaging=acknowledged), StaticReader(data, custom=running)).held_broker is None
-    unset = {**MANAGED_BROKER, "managed": {"storage": {"size": "1Gi"}}}  # the bundle's 4.3.1 is what comes
-    assert prepare_platform(args_with(messaging=unset), StaticReader(data, custom=running)).held_broker == "3.13"
+    unset = {**MANAGED_BROKER, "managed": {"storage": {"size": "1Gi"}}}  # the operator's default image: not pinned here
+    assert prepare_platform(args_with(messaging=unset), StaticReader(data, custom=running)).held_broker is None
 
 
 @pytest.mark.parametrize(
@@ -164,3 +165,11 @@ def test_a_managed_keycloak_is_refused_before_anything_is_created_not_left_out_u
         "keycloak.mode: managed is not rendered by this library yet (the Keycloak operator's Keycloak, its realm import"
         " and the OIDC client's secret): run Keycloak yourself and set keycloak.mode external"
     ]
+
+
+def test_a_preview_asks_once_and_never_waits(said):
+    """``said`` runs under a preview's mocks: what is missing is named at once, not in ten minutes."""
+    prepared = prepare_platform(args_with(database=MANAGED_DATABASE), StaticReader({}))
+    assert prepared.awaited_credentials is not None
+    with pytest.raises(GeneratedObjectsMissing, match='waited 0 s for what CloudNativePG makes of Cluster "ilm-db"'):
+        prepared.awaited_credentials()

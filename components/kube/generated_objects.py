@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pulumi
 
-from components.kube.object_reader import Reference, ReferenceReader, ServiceReader
+from components.kube.object_reader import Reference, ReferenceReader, ReferenceReadError, ServiceReader
 
 __all__ = ["DEADLINE_SECONDS", "Generated", "GeneratedObjectsMissing", "wait_for"]
 
@@ -63,7 +63,10 @@ def wait_for(
     naming what is not, once ``deadline`` seconds have passed."""
     start = clock()
     while True:
-        data, missing = _missing(reader, wanted)
+        try:
+            data, missing = _missing(reader, wanted)
+        except ReferenceReadError as error:  # a passing failure of the API server: asked again
+            data, missing = None, [str(error)]
         if data is not None and not missing:
             return data
         if clock() - start >= deadline:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from components.kube.generated_objects import Generated, GeneratedObjectsMissing, wait_for
-from components.kube.object_reader import Reference
+from components.kube.object_reader import Reference, ReferenceReadError
 
 from ..support.mocks import StaticReader
 
@@ -72,3 +72,24 @@ def test_past_the_deadline_each_missing_object_is_named(secret_after, service_af
     )
     assert clock.now >= 10 and reader.polls == 6
     assert "c2VjcmV0" not in str(caught.value)
+
+
+class Failing(StaticReader):
+    """An API server that fails its first ``failures`` reads, then has everything."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__({("secret", "ilm", "ilm-db-app"): DATA})
+        self.failures = failures
+
+    def read(self, ref):
+        if self.failures:
+            self.failures -= 1
+            raise ReferenceReadError(f"cannot read {ref.describe()}: status 503")
+        return super().read(ref)
+
+
+def test_a_passing_failure_of_the_api_server_is_asked_again_and_named_at_the_deadline():
+    clock = Clock()
+    assert wait_for(Failing(2), WANTED, deadline=60, clock=clock, sleep=clock.sleep) == DATA
+    with pytest.raises(GeneratedObjectsMissing, match='cannot read Secret "ilm-db-app" in namespace "ilm": status 503'):
+        wait_for(Failing(100), WANTED, deadline=10, clock=clock, sleep=clock.sleep)
